@@ -1,0 +1,82 @@
+/* fabperf measurement core: the types a benchmark program sees. */
+#ifndef FP_H
+#define FP_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* Exit codes shared by every program. */
+enum { FP_EXIT_OK = 0, FP_EXIT_FAIL = 1, FP_EXIT_USAGE = 2 };
+
+typedef enum { FP_MEM_HOST, FP_MEM_PINNED, FP_MEM_CUDA, FP_MEM_MANAGED, FP_MEM_COUNT } fp_mem_kind_t;
+typedef enum { FP_TIMER_WTIME, FP_TIMER_CUDA, FP_TIMER_COUNT } fp_timer_kind_t;
+typedef enum { FP_FORMAT_TEXT, FP_FORMAT_CSV, FP_FORMAT_JSON } fp_format_t;
+typedef enum { FP_REPORT_LATENCY, FP_REPORT_BANDWIDTH } fp_report_kind_t;
+
+/* Which options a benchmark accepts beyond the common ones. */
+enum { FP_USES_WINDOW = 1u << 0 };
+
+/* Everything the command line decides; filled by fp_options_parse(). */
+typedef struct fp_params {
+    size_t min_size, max_size; /* -m MIN:MAX, or -b / -e */
+    double step_factor;        /* -f: next size = size * factor */
+    size_t step_bytes;         /* --step-bytes: next size = size + step (nccl-tests -i) */
+    long iterations;           /* -i: timed operations per size; -1 = OSU default per size class */
+    long warmup;               /* -x: untimed operations per size; -1 = OSU default */
+    int adaptive;              /* --adaptive: sample until the median's CI is narrow enough */
+    double ci_target_pct;      /* --ci-target: CI half-width target, % of the median */
+    double time_budget_s;      /* --time-budget: per-size limit of adaptive sampling */
+    long max_samples;          /* --max-samples: cap of stored samples per size */
+    long batch;                /* --batch: operations per sample; 0 = auto */
+    long window;               /* -W: messages per window (bw, bibw) */
+    int validate;              /* -c */
+    int format;                /* --format, an fp_format_t */
+    const char *output;        /* --output FILE, NULL = stdout */
+    const char *label;         /* --label: names this configuration in results */
+    char placement[2];         /* per-side buffer letters: 'H', 'P', 'D', 'M' */
+    int accelerator;           /* -d cuda: 1 */
+    long device;               /* --device: GPU index, -1 = from the node-local rank */
+    int timer;                 /* --timer, an fp_timer_kind_t */
+    int staging;               /* --staging: move device data through pinned host buffers */
+    int help, version;
+} fp_params_t;
+
+/* One rank's view of a running benchmark. Kernels move data through comm.h, never directly. */
+typedef struct fp_ctx {
+    MPI_Comm comm;
+    int rank, nranks, peer;   /* peer: the other rank of a pair, -1 for collectives */
+    const fp_params_t *params;
+    const struct fp_mem_ops *mem; /* kind of this rank's buffers */
+    void *sbuf, *rbuf;        /* max_bytes each, of that kind */
+    void *wire_sbuf, *wire_rbuf; /* what MPI touches: sbuf/rbuf, or pinned copies when staging */
+    int staging;
+    size_t max_bytes;
+    long window;
+    MPI_Request *requests;    /* 2 * window, for windowed kernels */
+} fp_ctx_t;
+
+/* A benchmark: its kernel and how to read a sample. */
+typedef struct fp_bench {
+    const char *name;  /* program suffix: fabperf_<name> */
+    const char *title; /* first header line */
+    const char *sample_text; /* what one sample is, for the header */
+    int ranks;         /* exact number of ranks, 0 = any */
+    fp_report_kind_t report;
+    unsigned uses;     /* FP_USES_* */
+    double time_divisor; /* one sample's time per operation: RTT / 2 for latency */
+    int directions;      /* bandwidth: 1 (bw) or 2 (bibw) */
+    size_t default_max;  /* largest default size */
+    /* Receivers of full-size data in a validation round: bit r set = rank r checks rbuf. */
+    unsigned check_ranks;
+    /* Optional: synchronises ranks before each sample, outside the timed region. */
+    int (*sync)(fp_ctx_t *ctx);
+    /* Runs `batch` operations of `bytes`; the only code inside the timed region. */
+    int (*sample)(fp_ctx_t *ctx, size_t bytes, long batch);
+} fp_bench_t;
+
+int fp_main(const fp_bench_t *bench, int argc, char **argv);
+
+#endif

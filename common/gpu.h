@@ -1,0 +1,14 @@
+/* GPU selection and description; cuda_device.c with CUDA, cuda_none.c without. */
+#ifndef FP_GPU_H
+#define FP_GPU_H
+
+#include <stddef.h>
+
+/* Picks this rank's GPU: requested >= 0, or local_rank modulo the visible GPUs, and writes
+ * "model, PCI bus id, driver, runtime" into description. FP_ERR with the reason otherwise. */
+int fp_gpu_select(int local_rank, long requested, char *description, size_t len);
+
+/* Whether this build has CUDA at all. */
+int fp_gpu_built(void);
+
+#endif

@@ -1,0 +1,412 @@
+#include "options.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FIELD(f) offsetof(fp_params_t, f)
+
+static const char *const format_names[] = {"text", "csv", "json", NULL};
+static const char *const timer_names[] = {"wtime", "cuda", NULL};
+
+/* The table: order is the order of --help. */
+const fp_option_t fp_options[] = {
+    {'m', "message-size", FP_OPT_RANGE, FIELD(min_size), "[MIN:]MAX", NULL, 1, (double)FP_SIZE_LIMIT,
+     NULL, NULL, 0, "message sizes in bytes, suffixes K M G (OSU -m)"},
+    {'b', "minbytes", FP_OPT_SIZE, FIELD(min_size), "SIZE", NULL, 1, (double)FP_SIZE_LIMIT, NULL,
+     NULL, 0, "smallest size (nccl-tests -b)"},
+    {'e', "maxbytes", FP_OPT_SIZE, FIELD(max_size), "SIZE", NULL, 1, (double)FP_SIZE_LIMIT, NULL,
+     NULL, 0, "largest size (nccl-tests -e)"},
+    {'f', "stepfactor", FP_OPT_DOUBLE, FIELD(step_factor), "F", "2", 1.01, 1024, NULL, NULL, 0,
+     "next size = size x F (nccl-tests -f)"},
+    {0, "step-bytes", FP_OPT_SIZE, FIELD(step_bytes), "SIZE", NULL, 1, (double)FP_SIZE_LIMIT, NULL,
+     NULL, 0, "next size = size + SIZE instead (nccl-tests -i)"},
+    {'i', "iterations", FP_OPT_LONG, FIELD(iterations), "N", "default", 1, 1e9, NULL, "default", 0,
+     "timed operations per size (OSU -i); default: OSU's per size class"},
+    {'n', "iters", FP_OPT_LONG, FIELD(iterations), "N", NULL, 1, 1e9, NULL, NULL, 0,
+     "same as -i (nccl-tests -n)"},
+    {'x', "warmup", FP_OPT_LONG, FIELD(warmup), "N", "default", 1, 1e9, NULL, "default", 0,
+     "untimed warm-up operations per size (OSU -x); never 0"},
+    {'w', "warmup-iters", FP_OPT_LONG, FIELD(warmup), "N", NULL, 1, 1e9, NULL, NULL, 0,
+     "same as -x (nccl-tests -w)"},
+    {'a', "adaptive", FP_OPT_FLAG, FIELD(adaptive), NULL, NULL, 0, 0, NULL, NULL, 0,
+     "sample until the median's 95% CI is within --ci-target or --time-budget is spent"},
+    {0, "ci-target", FP_OPT_DOUBLE, FIELD(ci_target_pct), "PCT", "1", 0.001, 50, NULL, NULL, 0,
+     "adaptive: CI half-width target in % of the median"},
+    {0, "time-budget", FP_OPT_DOUBLE, FIELD(time_budget_s), "SEC", "2", 0.001, 86400, NULL, NULL, 0,
+     "adaptive: sampling time limit per size"},
+    {0, "max-samples", FP_OPT_LONG, FIELD(max_samples), "N", "1000000", 10, 1e8, NULL, NULL, 0,
+     "adaptive: most samples stored per size"},
+    {0, "batch", FP_OPT_LONG, FIELD(batch), "K", "auto", 1, 1e6, NULL, "auto", 0,
+     "operations per timed sample; auto: enough to be 20x the timer's cost"},
+    {'W', "window", FP_OPT_LONG, FIELD(window), "N", "64", 1, 65536, NULL, NULL, FP_USES_WINDOW,
+     "messages in flight per window (bw, bibw)"},
+    {'c', "validate", FP_OPT_FLAG, FIELD(validate), NULL, NULL, 0, 0, NULL, NULL, 0,
+     "check every received byte after the timed loop; exit 1 on any Fail"},
+    {0, "format", FP_OPT_CHOICE, FIELD(format), "FMT", "text", 0, 0, format_names, NULL, 0,
+     "output: text (OSU layout), csv, json (JSON Lines)"},
+    {0, "output", FP_OPT_STRING, FIELD(output), "FILE", NULL, 0, 0, NULL, NULL, 0,
+     "write results to FILE (atomically) instead of standard output"},
+    {0, "label", FP_OPT_STRING, FIELD(label), "TEXT", NULL, 0, 0, NULL, NULL, 0,
+     "name of this configuration, recorded in the results"},
+    {'d', "accelerator", FP_OPT_PLACEMENT, FIELD(accelerator), "cuda", NULL, 0, 0, NULL, NULL, 0,
+     "buffers on the GPU (OSU -d cuda): placement D D unless given"},
+    {0, "device", FP_OPT_LONG, FIELD(device), "N", "auto", 0, 1024, NULL, "auto", 0,
+     "GPU index; auto: node-local rank modulo visible GPUs"},
+    {0, "timer", FP_OPT_CHOICE, FIELD(timer), "T", "wtime", 0, 0, timer_names, NULL, 0,
+     "wtime (MPI_Wtime) or cuda (CUDA events, one pair per sample)"},
+    {0, "staging", FP_OPT_FLAG, FIELD(staging), NULL, NULL, 0, 0, NULL, NULL, 0,
+     "device data through pinned host copies, timed as part of the operation"},
+    {'h', "help", FP_OPT_FLAG, FIELD(help), NULL, NULL, 0, 0, NULL, NULL, 0, "this text"},
+    {'v', "version", FP_OPT_FLAG, FIELD(version), NULL, NULL, 0, 0, NULL, NULL, 0,
+     "print the version"},
+};
+const size_t fp_option_count = sizeof fp_options / sizeof fp_options[0];
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return FP_ERR;
+}
+
+int fp_size_parse(const char *text, size_t *bytes, char *err, size_t errlen)
+{
+    const char *p = text;
+    if (!isdigit((unsigned char)*p))
+        return fail(err, errlen, "'%s' is not a size", text);
+    unsigned long long value = 0;
+    for (; isdigit((unsigned char)*p); p++) {
+        unsigned digit = (unsigned)(*p - '0');
+        if (value > (ULLONG_MAX - digit) / 10)
+            return fail(err, errlen, "'%s' overflows", text);
+        value = value * 10 + digit;
+    }
+    unsigned shift = 0;
+    switch (toupper((unsigned char)*p)) {
+    case 'K': shift = 10; break;
+    case 'M': shift = 20; break;
+    case 'G': shift = 30; break;
+    case 'T': shift = 40; break;
+    case '\0': break;
+    default: return fail(err, errlen, "'%s' has an unknown suffix (use K, M, G or T)", text);
+    }
+    if (shift) {
+        p++;
+        if (toupper((unsigned char)*p) == 'I')
+            p++;
+        if (toupper((unsigned char)*p) == 'B')
+            p++;
+        if (*p)
+            return fail(err, errlen, "'%s' has trailing characters", text);
+    }
+    if (shift && value > (ULLONG_MAX >> shift))
+        return fail(err, errlen, "'%s' overflows", text);
+    value <<= shift;
+    if (value > SIZE_MAX)
+        return fail(err, errlen, "'%s' overflows", text);
+    *bytes = (size_t)value;
+    return FP_OK;
+}
+
+void fp_size_format(size_t bytes, char *out, size_t outlen)
+{
+    static const char suffix[] = "KMGT";
+    int unit = -1;
+    size_t value = bytes;
+    while (value >= 1024 && value % 1024 == 0 && unit < 3) {
+        value /= 1024;
+        unit++;
+    }
+    if (unit < 0)
+        snprintf(out, outlen, "%zu", bytes);
+    else
+        snprintf(out, outlen, "%zu%c", value, suffix[unit]);
+}
+
+static void option_name(const fp_option_t *o, char *out, size_t outlen)
+{
+    if (o->short_name)
+        snprintf(out, outlen, "-%c/--%s", o->short_name, o->long_name);
+    else
+        snprintf(out, outlen, "--%s", o->long_name);
+}
+
+static void range_text(const fp_option_t *o, char *out, size_t outlen)
+{
+    char lo[32], hi[32];
+    switch (o->type) {
+    case FP_OPT_LONG:
+        snprintf(out, outlen, "%.0f to %.0f%s%s", o->min, o->max, o->auto_word ? " or " : "",
+                 o->auto_word ? o->auto_word : "");
+        break;
+    case FP_OPT_DOUBLE: snprintf(out, outlen, "%g to %g", o->min, o->max); break;
+    case FP_OPT_SIZE:
+    case FP_OPT_RANGE:
+        fp_size_format((size_t)o->min, lo, sizeof lo);
+        snprintf(hi, sizeof hi, "%zu", (size_t)o->max);
+        snprintf(out, outlen, "%s%s to %s bytes, suffixes K M G T", o->type == FP_OPT_RANGE ? "[MIN:]MAX, each " : "", lo, hi);
+        break;
+    case FP_OPT_CHOICE: {
+        size_t used = 0;
+        out[0] = '\0';
+        for (const char *const *c = o->choices; *c && used < outlen; c++)
+            used += (size_t)snprintf(out + used, outlen - used, "%s%s", c == o->choices ? "" : ", ", *c);
+        break;
+    }
+    case FP_OPT_PLACEMENT: snprintf(out, outlen, "cuda"); break;
+    default: snprintf(out, outlen, "a non-empty text"); break;
+    }
+}
+
+static int parse_long(const char *text, long *value)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || isspace((unsigned char)text[0]))
+        return FP_ERR;
+    *value = v;
+    return FP_OK;
+}
+
+static int parse_double(const char *text, double *value)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || end == text || *end || !isfinite(v) || isspace((unsigned char)text[0]))
+        return FP_ERR;
+    *value = v;
+    return FP_OK;
+}
+
+static int size_in_range(const fp_option_t *o, const char *text, size_t *bytes, char *why, size_t whylen)
+{
+    if (fp_size_parse(text, bytes, why, whylen) != FP_OK)
+        return FP_ERR;
+    if (*bytes < (size_t)o->min || *bytes > (size_t)o->max)
+        return fail(why, whylen, "'%s' is out of range", text);
+    return FP_OK;
+}
+
+/* Stores one option's value; on error writes a complete one-line message. */
+static int option_store(const fp_option_t *o, const char *value, fp_params_t *params, char *err,
+                        size_t errlen)
+{
+    char name[64], range[160], why[160];
+    option_name(o, name, sizeof name);
+    range_text(o, range, sizeof range);
+    char *field = (char *)params + o->offset;
+
+    if (o->type != FP_OPT_FLAG && value[0] == '\0')
+        return fail(err, errlen, "%s: empty value (accepted: %s)", name, range);
+    switch (o->type) {
+    case FP_OPT_FLAG: *(int *)field = 1; return FP_OK;
+    case FP_OPT_STRING: *(const char **)field = value; return FP_OK;
+    case FP_OPT_LONG: {
+        long v;
+        if (o->auto_word && strcmp(value, o->auto_word) == 0) {
+            *(long *)field = -1;
+            return FP_OK;
+        }
+        if (parse_long(value, &v) != FP_OK)
+            return fail(err, errlen, "%s: '%s' is not a whole number (accepted: %s)", name, value, range);
+        if (v < o->min || v > o->max)
+            return fail(err, errlen, "%s: '%s' is out of range (accepted: %s)", name, value, range);
+        *(long *)field = v;
+        return FP_OK;
+    }
+    case FP_OPT_DOUBLE: {
+        double v;
+        if (parse_double(value, &v) != FP_OK)
+            return fail(err, errlen, "%s: '%s' is not a number (accepted: %s)", name, value, range);
+        if (v < o->min || v > o->max)
+            return fail(err, errlen, "%s: '%s' is out of range (accepted: %s)", name, value, range);
+        *(double *)field = v;
+        return FP_OK;
+    }
+    case FP_OPT_SIZE:
+        if (size_in_range(o, value, (size_t *)field, why, sizeof why) != FP_OK)
+            return fail(err, errlen, "%s: %s (accepted: %s)", name, why, range);
+        return FP_OK;
+    case FP_OPT_RANGE: {
+        const char *colon = strchr(value, ':');
+        size_t lo = (size_t)o->min, hi;
+        if (colon) {
+            char first[64];
+            size_t len = (size_t)(colon - value);
+            if (len == 0 || len >= sizeof first)
+                return fail(err, errlen, "%s: '%s' has no valid MIN (accepted: %s)", name, value, range);
+            memcpy(first, value, len);
+            first[len] = '\0';
+            if (size_in_range(o, first, &lo, why, sizeof why) != FP_OK)
+                return fail(err, errlen, "%s: %s (accepted: %s)", name, why, range);
+            value = colon + 1;
+        }
+        if (size_in_range(o, value, &hi, why, sizeof why) != FP_OK)
+            return fail(err, errlen, "%s: %s (accepted: %s)", name, why, range);
+        params->min_size = lo;
+        params->max_size = hi;
+        return FP_OK;
+    }
+    case FP_OPT_CHOICE:
+        for (int i = 0; o->choices[i]; i++)
+            if (strcmp(value, o->choices[i]) == 0) {
+                *(int *)field = i;
+                return FP_OK;
+            }
+        return fail(err, errlen, "%s: unknown value '%s' (accepted: %s)", name, value, range);
+    case FP_OPT_PLACEMENT:
+        if (strcmp(value, "cuda") != 0)
+            return fail(err, errlen, "%s: unknown accelerator '%s' (accepted: %s)", name, value, range);
+        *(int *)field = 1;
+        return FP_OK;
+    }
+    return fail(err, errlen, "%s: unhandled option type", name);
+}
+
+static const fp_option_t *option_find(const char *arg, const char **inline_value)
+{
+    *inline_value = NULL;
+    if (arg[1] == '-') {
+        const char *name = arg + 2;
+        const char *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        for (size_t i = 0; i < fp_option_count; i++)
+            if (strlen(fp_options[i].long_name) == len && strncmp(fp_options[i].long_name, name, len) == 0) {
+                *inline_value = eq ? eq + 1 : NULL;
+                return &fp_options[i];
+            }
+        return NULL;
+    }
+    for (size_t i = 0; i < fp_option_count; i++)
+        if (fp_options[i].short_name && fp_options[i].short_name == arg[1]) {
+            *inline_value = arg[2] ? arg + 2 : NULL;
+            return &fp_options[i];
+        }
+    return NULL;
+}
+
+static int placement_store(const char *arg, int index, fp_params_t *params, char *err, size_t errlen)
+{
+    static const char letters[] = "HPDM";
+    if (index >= 2)
+        return fail(err, errlen, "placement: extra argument '%s' (accepted: two letters of H, P, D, M, e.g. D D)", arg);
+    if (strlen(arg) != 1 || !strchr(letters, toupper((unsigned char)arg[0])))
+        return fail(err, errlen, "placement: '%s' is not a buffer kind (accepted: H host, P pinned host, D device, M managed; two letters, e.g. D D)", arg);
+    params->placement[index] = (char)toupper((unsigned char)arg[0]);
+    return FP_OK;
+}
+
+static void params_defaults(const fp_bench_t *bench, fp_params_t *params)
+{
+    char err[256];
+    memset(params, 0, sizeof *params);
+    for (size_t i = 0; i < fp_option_count; i++)
+        if (fp_options[i].default_text)
+            option_store(&fp_options[i], fp_options[i].default_text, params, err, sizeof err);
+    params->min_size = 1;
+    params->max_size = bench->default_max;
+    params->placement[0] = params->placement[1] = 0;
+}
+
+int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t *params, char *err,
+                     size_t errlen)
+{
+    const fp_option_t *seen[sizeof(fp_params_t)] = {0}; /* by field offset: who set it */
+    int npositional = 0, range_set = 0, minmax_set = 0;
+    char name[64], other[64];
+
+    params_defaults(bench, params);
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (arg[0] != '-' || arg[1] == '\0') {
+            FP_CHECK(placement_store(arg, npositional++, params, err, errlen));
+            continue;
+        }
+        const char *value;
+        const fp_option_t *o = option_find(arg, &value);
+        if (!o)
+            return fail(err, errlen, "unknown option '%s' (see --help)", arg);
+        option_name(o, name, sizeof name);
+        if (o->needs & ~bench->uses)
+            return fail(err, errlen, "%s does not apply to fabperf_%s", name, bench->name);
+        if (o->type == FP_OPT_FLAG) {
+            if (value)
+                return fail(err, errlen, "%s takes no value (got '%s')", name, value);
+        } else if (!value) {
+            if (i + 1 >= argc)
+                return fail(err, errlen, "%s: missing value %s", name, o->metavar);
+            value = argv[++i];
+        }
+        if (seen[o->offset]) {
+            option_name(seen[o->offset], other, sizeof other);
+            if (seen[o->offset] == o)
+                return fail(err, errlen, "%s given twice", name);
+            return fail(err, errlen, "%s and %s set the same thing: give one", other, name);
+        }
+        seen[o->offset] = o;
+        if (o->type == FP_OPT_RANGE)
+            range_set = 1;
+        if (o->short_name == 'b' || o->short_name == 'e')
+            minmax_set = 1;
+        FP_CHECK(option_store(o, value, params, err, errlen));
+    }
+    if (params->help || params->version)
+        return FP_OK;
+    if (range_set && minmax_set)
+        return fail(err, errlen, "-m/--message-size and -b/-e both set the size range: give one");
+    if (seen[FIELD(step_bytes)] && seen[FIELD(step_factor)])
+        return fail(err, errlen, "-f/--stepfactor and --step-bytes both set the size step: give one");
+    if (params->min_size > params->max_size)
+        return fail(err, errlen, "-m/--message-size: MIN %zu is larger than MAX %zu (accepted: MIN <= MAX)",
+                    params->min_size, params->max_size);
+    if (params->adaptive && seen[FIELD(iterations)])
+        return fail(err, errlen, "-i/--iterations fixes the count, -a/--adaptive decides it: give one");
+    if (!params->adaptive && (seen[FIELD(ci_target_pct)] || seen[FIELD(time_budget_s)] || seen[FIELD(max_samples)]))
+        return fail(err, errlen, "--ci-target, --time-budget and --max-samples need -a/--adaptive");
+    if (npositional == 1)
+        return fail(err, errlen, "placement: one letter given, two needed (sender side first, e.g. D D or H D)");
+    if (npositional == 0) {
+        char side = params->accelerator ? 'D' : 'H';
+        params->placement[0] = params->placement[1] = side;
+    }
+    return FP_OK;
+}
+
+void fp_options_help(const fp_bench_t *bench, FILE *out)
+{
+    char max[32];
+    fp_size_format(bench->default_max, max, sizeof max);
+    fprintf(out, "Usage: fabperf_%s [options] [PLACEMENT PLACEMENT]\n%s.\n\n", bench->name, bench->title);
+    fprintf(out, "PLACEMENT: buffer of each side, sender (rank 0) first, as OSU writes it:\n"
+                 "  H host (default), P pinned host, D CUDA device, M CUDA managed; e.g. D D, H D.\n\n"
+                 "Options (OSU's short options win where nccl-tests' collide; -f is nccl-tests'):\n");
+    for (size_t i = 0; i < fp_option_count; i++) {
+        const fp_option_t *o = &fp_options[i];
+        if (o->needs & ~bench->uses)
+            continue;
+        char left[64];
+        if (o->short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->long_name, o->metavar ? " " : "",
+                     o->metavar ? o->metavar : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->long_name, o->metavar ? " " : "", o->metavar ? o->metavar : "");
+        fprintf(out, "  %-28s %s", left, o->help);
+        if (o->type == FP_OPT_RANGE)
+            fprintf(out, " [default: 1:%s]", max);
+        else if (o->default_text)
+            fprintf(out, " [default: %s]", o->default_text);
+        fputc('\n', out);
+    }
+    fprintf(out, "\nExit status: 0 success, 1 validation failure or runtime error, 2 bad usage.\n");
+}

@@ -1,0 +1,71 @@
+/* Reporting: one column schema, rendered as text (OSU layout), CSV or JSON Lines. */
+#ifndef FP_REPORT_H
+#define FP_REPORT_H
+
+#include <stdio.h>
+
+#include "fp.h"
+#include "stats.h"
+
+#define FP_VERSION_STRING "0.1.0"
+
+typedef struct fp_env_var {
+    char *name, *value;
+} fp_env_var_t;
+
+typedef struct fp_host {
+    char name[MPI_MAX_PROCESSOR_NAME + 1];
+    int ranks;
+} fp_host_t;
+
+/* Provenance: what ran, where, how. Rendered before the first row. */
+typedef struct fp_meta {
+    const char *program, *benchmark, *title;
+    fp_report_kind_t report;
+    char date[40];
+    int nranks, nhosts;
+    fp_host_t *hosts;
+    char mpi_library[512];
+    const char *cuda_aware; /* "yes", "no", "unknown" */
+    char gpu[512];          /* empty when no GPU is used */
+    char buffers[8];        /* "H H" */
+    const char *timer;
+    double timer_overhead_us;
+    char iterations[160], warmup[96], batch[64];
+    const char *sample; /* what one sample is */
+    long window;
+    int adaptive;
+    double ci_target_pct, time_budget_s;
+    int validate, staging;
+    const char *label;
+    int nenv;
+    fp_env_var_t *env;
+} fp_meta_t;
+
+/* One size's results. Times are microseconds per operation (per window for bandwidth). */
+typedef struct fp_row {
+    size_t size;
+    long batch;
+    fp_stats_t time;
+    double osu;          /* OSU's value: mean latency (us) or bandwidth from the mean (MB/s) */
+    double bw_p50, bw_lo, bw_hi; /* MB/s from the median and its CI; NAN for latency */
+    int target_met;      /* adaptive: 1/0; -1 in fixed mode */
+    int check;           /* -1 off, 0 Fail, 1 Pass */
+    long wrong;          /* wrong bytes found by validation */
+} fp_row_t;
+
+typedef struct fp_report {
+    FILE *out;
+    fp_format_t format;
+    const fp_meta_t *meta;
+} fp_report_t;
+
+void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_meta_t *meta);
+void fp_report_row(fp_report_t *r, const fp_row_t *row);
+/* status: "complete", or why the run stopped early. */
+void fp_report_end(fp_report_t *r, const char *status, int failures);
+
+/* Writes s as a JSON string literal, quotes included. */
+void fp_json_string(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,186 @@
+/* Run set-up: placement checks, GPU choice, memory limits, buffers, timer. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+#include "options.h"
+#include "run.h"
+
+int fp_agree(MPI_Comm comm, int status, char *msg, size_t len)
+{
+    int rank, mine, first;
+    MPI_Comm_rank(comm, &rank);
+    mine = status != FP_OK ? rank : INT_MAX;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    if (first == INT_MAX)
+        return FP_OK;
+    MPI_Bcast(msg, (int)len, MPI_CHAR, first, comm);
+    return FP_ERR;
+}
+
+static int side_of(int rank)
+{
+    return rank == 0 ? 0 : 1;
+}
+
+/* Checks every rank can make without talking to the others: same verdict everywhere. */
+static int placement_check(const fp_run_t *run, char *err, size_t errlen)
+{
+    const fp_params_t *p = &run->params;
+    int any_device = 0, any_cuda = p->timer == FP_TIMER_CUDA || p->accelerator;
+    for (int side = 0; side < 2; side++) {
+        const fp_mem_ops_t *ops = fp_mem_ops[fp_mem_kind_of(p->placement[side])];
+        any_device |= ops->on_device;
+        any_cuda |= ops->letter != 'H';
+    }
+    if (any_cuda && !fp_gpu_built()) {
+        snprintf(err, errlen, "placement %c %c%s: this fabperf was built without CUDA "
+                 "(reconfigure with --with-cuda=PATH)", p->placement[0], p->placement[1],
+                 p->timer == FP_TIMER_CUDA ? " / --timer cuda" : "");
+        return FP_ERR;
+    }
+    if (p->staging && !any_device) {
+        snprintf(err, errlen, "--staging applies to device buffers (placement D or M), not %c %c",
+                 p->placement[0], p->placement[1]);
+        return FP_ERR;
+    }
+    if (any_device && !p->staging && strcmp(run->meta.cuda_aware, "no") == 0) {
+        snprintf(err, errlen, "placement %c %c: this MPI is not CUDA-aware (%s); build one with "
+                 "scripts/build-cuda-aware-mpi.sh (see README), or add --staging to copy through "
+                 "pinned host buffers", p->placement[0], p->placement[1], run->meta.mpi_library);
+        return FP_ERR;
+    }
+    return FP_OK;
+}
+
+static int gpu_choose(fp_run_t *run)
+{
+    const fp_params_t *p = &run->params;
+    if (p->placement[0] == 'H' && p->placement[1] == 'H' && p->timer != FP_TIMER_CUDA && !p->accelerator)
+        return FP_OK;
+    return fp_gpu_select(run->local_rank, p->device, run->meta.gpu, sizeof run->meta.gpu);
+}
+
+/* Refuses sizes this rank cannot hold before anything is allocated. */
+static int memory_check(fp_run_t *run)
+{
+    const fp_mem_ops_t *ops = run->ctx.mem;
+    size_t max = run->params.max_size, needed = 2 * max;
+    size_t host_needed = (run->params.validate ? max : 0) + (run->ctx.staging ? 2 * max : 0);
+    size_t available = ops->available();
+    char size_text[32];
+    fp_size_format(max, size_text, sizeof size_text);
+    if (ops->letter == 'H' || ops->letter == 'P') {
+        needed += host_needed;
+        host_needed = 0;
+        /* Ranks on one host share its memory. */
+        available /= (size_t)run->local_size;
+    }
+    if (available && needed > available)
+        return fp_fail("-m/--message-size: MAX %s needs %zu MiB of %s memory per rank, more than the "
+                       "%zu MiB available to each of the %d rank(s) here",
+                       size_text, needed >> 20, ops->name, available >> 20,
+                       ops->letter == 'H' || ops->letter == 'P' ? run->local_size : 1);
+    size_t host_available = fp_mem_host_available() / (size_t)run->local_size;
+    if (host_needed && host_available && host_needed > host_available)
+        return fp_fail("-m/--message-size: MAX %s needs %zu MiB of host memory per rank for "
+                       "validation and staging, more than the %zu MiB available",
+                       size_text, host_needed >> 20, host_available >> 20);
+    return FP_OK;
+}
+
+static int buffers_alloc(fp_run_t *run)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    size_t bytes = run->params.max_size;
+    ctx->max_bytes = bytes;
+    FP_CHECK(ctx->mem->alloc(&ctx->sbuf, bytes));
+    FP_CHECK(ctx->mem->alloc(&ctx->rbuf, bytes));
+    ctx->wire_sbuf = ctx->sbuf;
+    ctx->wire_rbuf = ctx->rbuf;
+    if (ctx->staging) {
+        FP_CHECK(fp_mem_pinned.alloc(&ctx->wire_sbuf, bytes));
+        FP_CHECK(fp_mem_pinned.alloc(&ctx->wire_rbuf, bytes));
+    }
+    if (run->params.validate) {
+        run->check_buffer = malloc(bytes);
+        if (!run->check_buffer)
+            return fp_fail("malloc(%zu B) for validation failed", bytes);
+    }
+    ctx->window = run->bench->uses & FP_USES_WINDOW ? run->params.window : 1;
+    ctx->requests = malloc(2 * (size_t)ctx->window * sizeof *ctx->requests);
+    if (!ctx->requests)
+        return fp_fail("malloc(%ld requests) failed", 2 * ctx->window);
+    return FP_OK;
+}
+
+static int timer_open(fp_run_t *run)
+{
+    run->capacity = fp_samples_needed(run);
+    run->samples = malloc(run->capacity * sizeof *run->samples);
+    if (!run->samples)
+        return fp_fail("malloc(%zu samples) failed", run->capacity);
+    run->timer = fp_timer_ops[run->params.timer];
+    FP_CHECK(run->timer->open(run->samples, run->capacity));
+    return fp_timer_overhead(run, &run->timer_overhead_s);
+}
+
+static int local_ranks(fp_run_t *run)
+{
+    MPI_Comm local;
+    FP_MPI_CHECK(MPI_Comm_split_type(run->ctx.comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &local));
+    MPI_Comm_rank(local, &run->local_rank);
+    MPI_Comm_size(local, &run->local_size);
+    MPI_Comm_free(&local);
+    return FP_OK;
+}
+
+fp_setup_status_t fp_run_setup(fp_run_t *run, char *err, size_t errlen)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    const fp_params_t *p = &run->params;
+    ctx->params = p;
+    ctx->mem = fp_mem_ops[fp_mem_kind_of(p->placement[side_of(ctx->rank)])];
+    ctx->staging = p->staging && ctx->mem->on_device;
+    ctx->peer = run->bench->ranks == 2 ? 1 - ctx->rank : -1;
+
+    int rc = placement_check(run, err, errlen);
+    if (rc != FP_OK)
+        return FP_SETUP_USAGE;
+    rc = local_ranks(run);
+    if (rc == FP_OK)
+        rc = gpu_choose(run);
+    if (rc == FP_OK)
+        rc = memory_check(run);
+    if (rc != FP_OK)
+        snprintf(err, errlen, "%s", fp_error_message());
+    if (fp_agree(ctx->comm, rc, err, errlen) != FP_OK)
+        return FP_SETUP_USAGE;
+    rc = buffers_alloc(run);
+    if (rc == FP_OK)
+        rc = timer_open(run);
+    if (rc != FP_OK)
+        snprintf(err, errlen, "%s", fp_error_message());
+    if (fp_agree(ctx->comm, rc, err, errlen) != FP_OK)
+        return FP_SETUP_RUNTIME;
+    return FP_SETUP_OK;
+}
+
+void fp_run_teardown(fp_run_t *run)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    if (run->timer)
+        run->timer->close();
+    if (ctx->staging) {
+        fp_mem_pinned.release(ctx->wire_sbuf);
+        fp_mem_pinned.release(ctx->wire_rbuf);
+    }
+    if (ctx->mem) {
+        ctx->mem->release(ctx->sbuf);
+        ctx->mem->release(ctx->rbuf);
+    }
+    free(ctx->requests);
+    free(run->check_buffer);
+    free(run->samples);
+}

@@ -1,0 +1,295 @@
+#!/bin/bash
+# Throw-away two-node Slurm cluster on the local machine, for tests.
+#
+#   slurm-cluster.sh start DIR   start munged (private key/socket if possible),
+#                                slurmctld and slurmd for nodes n1 and n2
+#   slurm-cluster.sh stop DIR    stop everything started from DIR (idempotent)
+#   slurm-cluster.sh env DIR     print "export SLURM_CONF=..." for clients
+#   slurm-cluster.sh status DIR  print sinfo for the cluster
+#
+# It can also be sourced; it then defines slurm_cluster_start,
+# slurm_cluster_stop and slurm_cluster_env taking DIR as argument.
+#
+# All configuration, state, spool, log and pid files live under DIR.
+# Both nodes are 127.0.0.1 with their own slurmd port; proctrack/linuxproc,
+# task/none, no cgroups and no accounting. Each node gets its own TmpFS
+# (DIR/tmp-<node>) so PMIx servers of the two slurmd do not collide.
+#
+# Exit status when executed: 0 ok, 1 failure, 77 a required capability is
+# missing (not root, Slurm or munge not installed); the reason is printed
+# on a line starting with "SKIP:".
+
+SLURM_CLUSTER_NODES=${SLURM_CLUSTER_NODES:-"n1 n2"}
+SLURM_CLUSTER_TIMEOUT=${SLURM_CLUSTER_TIMEOUT:-20}
+
+_sc_skip() {
+    echo "SKIP: $*"
+    return 77
+}
+
+_sc_log() {
+    echo "slurm-cluster: $*" >&2
+}
+
+# Print N currently unused TCP ports.
+_sc_free_ports() {
+    python3 - "$1" <<'EOF'
+import socket, sys
+socks = []
+for _ in range(int(sys.argv[1])):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    socks.append(s)
+print(" ".join(str(s.getsockname()[1]) for s in socks))
+EOF
+}
+
+# Is PID alive and is its command line the program NAME?
+_sc_pid_is() {
+    local pid=$1 name=$2 comm
+    [[ $pid =~ ^[0-9]+$ ]] || return 1
+    comm=$(cat "/proc/$pid/comm" 2>/dev/null) || return 1
+    [[ $comm == "$name" ]]
+}
+
+# Stop the process whose pid is in FILE if it is NAME; wait for it.
+_sc_kill_pidfile() {
+    local file=$1 name=$2 pid i
+    [[ -r $file ]] || return 0
+    pid=$(head -n1 "$file" 2>/dev/null)
+    if _sc_pid_is "$pid" "$name"; then
+        kill -TERM "$pid" 2>/dev/null
+        for ((i = 0; i < 50; i++)); do
+            _sc_pid_is "$pid" "$name" || break
+            sleep 0.1
+        done
+        if _sc_pid_is "$pid" "$name"; then
+            kill -KILL "$pid" 2>/dev/null
+        fi
+    fi
+    rm -f "$file"
+}
+
+_sc_check_caps() {
+    local p
+    if [[ $(id -u) -ne 0 ]]; then
+        _sc_skip "Slurm test cluster needs root (slurmd runs jobs as any user)"
+        return
+    fi
+    for p in slurmctld slurmd sbatch srun sinfo scontrol munged munge unmunge python3 runuser; do
+        if ! command -v "$p" >/dev/null 2>&1 && [[ ! -x /usr/sbin/$p ]]; then
+            _sc_skip "$p not installed"
+            return
+        fi
+    done
+    return 0
+}
+
+# Start a private munged under DIR/munge; print the socket path.
+# Falls back to the system munged (/run/munge) when a private one
+# cannot be started.
+_sc_start_munge() {
+    local dir=$1 md=$1/munge sock i
+    sock=$md/munge.socket.2
+    if [[ -S $sock ]] && munge -n -S "$sock" 2>/dev/null | unmunge -S "$sock" >/dev/null 2>&1; then
+        echo "$sock"
+        return 0
+    fi
+    if id munge >/dev/null 2>&1; then
+        mkdir -p "$md"
+        if [[ -r /etc/munge/munge.key ]]; then
+            cp /etc/munge/munge.key "$md/munge.key"
+        else
+            dd if=/dev/urandom of="$md/munge.key" bs=1 count=1024 2>/dev/null
+        fi
+        chown -R munge:munge "$md"
+        chmod 0755 "$md"
+        chmod 0400 "$md/munge.key"
+        if runuser -u munge -- /usr/sbin/munged \
+            --socket="$sock" --key-file="$md/munge.key" \
+            --pid-file="$md/munged.pid" --log-file="$md/munged.log" \
+            --seed-file="$md/munged.seed" 2>"$dir/munged.err"; then
+            for ((i = 0; i < 50; i++)); do
+                [[ -S $sock ]] && break
+                sleep 0.1
+            done
+            if munge -n -S "$sock" 2>/dev/null | unmunge -S "$sock" >/dev/null 2>&1; then
+                echo "$sock"
+                return 0
+            fi
+        fi
+        _sc_log "private munged failed ($(cat "$dir/munged.err" 2>/dev/null)); trying the system one"
+    fi
+    sock=/run/munge/munge.socket.2
+    if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
+        mkdir -p /run/munge && chown munge:munge /run/munge 2>/dev/null
+        runuser -u munge -- /usr/sbin/munged >/dev/null 2>&1 || /usr/sbin/munged --force >/dev/null 2>&1
+        sleep 0.5
+        # remember that we started it, so stop can end it again
+        cp /run/munge/munged.pid "$dir/munged-system.pid" 2>/dev/null
+    fi
+    if munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
+        echo "$sock"
+        return 0
+    fi
+    return 1
+}
+
+_sc_write_conf() {
+    local dir=$1 sock=$2 ctlport=$3 node cpus mem ports host
+    shift 3
+    ports=("$@")
+    cpus=$(nproc)
+    mem=$(awk '/MemTotal/ { printf "%d", $2 / 1024 / 4 }' /proc/meminfo)
+    host=$(hostname -s)
+    {
+        echo "# generated by slurm-cluster.sh; all files below $dir"
+        echo "ClusterName=fabperftest"
+        echo "SlurmctldHost=$host(127.0.0.1)"
+        echo "SlurmctldPort=$ctlport"
+        echo "SlurmUser=root"
+        echo "SlurmdUser=root"
+        echo "AuthType=auth/munge"
+        echo "AuthInfo=socket=$sock"
+        echo "CredType=cred/munge"
+        echo "StateSaveLocation=$dir/state"
+        echo "SlurmdSpoolDir=$dir/spool-%n"
+        echo "SlurmctldPidFile=$dir/slurmctld.pid"
+        echo "SlurmdPidFile=$dir/slurmd-%n.pid"
+        echo "SlurmctldLogFile=$dir/slurmctld.log"
+        echo "SlurmdLogFile=$dir/slurmd-%n.log"
+        echo "TmpFS=$dir/tmp-%n"
+        echo "ProctrackType=proctrack/linuxproc"
+        echo "TaskPlugin=task/none"
+        echo "JobAcctGatherType=jobacct_gather/none"
+        echo "AccountingStorageType=accounting_storage/none"
+        echo "JobCompType=jobcomp/none"
+        echo "SchedulerType=sched/builtin"
+        echo "SelectType=select/cons_tres"
+        echo "SelectTypeParameters=CR_Core"
+        echo "MpiDefault=none"
+        echo "ReturnToService=2"
+        echo "SlurmdParameters=config_overrides"
+        echo "SlurmctldTimeout=30"
+        echo "SlurmdTimeout=60"
+        echo "InactiveLimit=0"
+        echo "KillWait=5"
+        echo "MinJobAge=600"
+        echo "Waittime=0"
+        local i=0
+        for node in $SLURM_CLUSTER_NODES; do
+            echo "NodeName=$node NodeHostname=127.0.0.1 NodeAddr=127.0.0.1 Port=${ports[$i]} CPUs=$cpus RealMemory=$mem State=UNKNOWN"
+            i=$((i + 1))
+        done
+        echo "PartitionName=test Nodes=$(echo "$SLURM_CLUSTER_NODES" | tr ' ' ',') Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES"
+    } >"$dir/slurm.conf"
+}
+
+slurm_cluster_env() {
+    local dir
+    dir=$(cd "$1" 2>/dev/null && pwd) || { _sc_log "no such directory: $1"; return 1; }
+    echo "export SLURM_CONF=$dir/slurm.conf"
+}
+
+slurm_cluster_stop() {
+    local dir=$1 node
+    [[ -n $dir && -d $dir ]] || return 0
+    dir=$(cd "$dir" && pwd)
+    if [[ -f $dir/slurm.conf ]]; then
+        # cancel running jobs so slurmstepd processes go away with the daemons
+        SLURM_CONF=$dir/slurm.conf timeout 5 scancel --full --quiet --user=root 2>/dev/null
+    fi
+    for node in $SLURM_CLUSTER_NODES; do
+        _sc_kill_pidfile "$dir/slurmd-$node.pid" slurmd
+    done
+    _sc_kill_pidfile "$dir/slurmctld.pid" slurmctld
+    _sc_kill_pidfile "$dir/munge/munged.pid" munged
+    _sc_kill_pidfile "$dir/munged-system.pid" munged
+    return 0
+}
+
+slurm_cluster_start() {
+    local dir=$1 rc sock ports node i state
+    [[ -n $dir ]] || { _sc_log "usage: start DIR"; return 1; }
+    _sc_check_caps || return
+    mkdir -p "$dir" || return 1
+    dir=$(cd "$dir" && pwd)
+    if [[ -f $dir/slurm.conf ]] && _sc_pid_is "$(cat "$dir/slurmctld.pid" 2>/dev/null)" slurmctld; then
+        _sc_log "already running in $dir"
+        return 0
+    fi
+    slurm_cluster_stop "$dir"
+    chmod 0755 "$dir"
+    if ! sock=$(_sc_start_munge "$dir"); then
+        _sc_skip "munged cannot be started"
+        return
+    fi
+    mkdir -p "$dir/state"
+    for node in $SLURM_CLUSTER_NODES; do
+        mkdir -p "$dir/spool-$node" "$dir/tmp-$node"
+    done
+    read -r -a ports <<<"$(_sc_free_ports 3)"
+    _sc_write_conf "$dir" "$sock" "${ports[0]}" "${ports[@]:1}"
+    export SLURM_CONF=$dir/slurm.conf
+    if ! slurmctld -f "$SLURM_CONF" -c -i 2>>"$dir/start.err"; then
+        _sc_log "slurmctld failed, see $dir/slurmctld.log"
+        slurm_cluster_stop "$dir"
+        return 1
+    fi
+    for node in $SLURM_CLUSTER_NODES; do
+        if ! slurmd -f "$SLURM_CONF" -N "$node" 2>>"$dir/start.err"; then
+            _sc_log "slurmd $node failed, see $dir/slurmd-$node.log"
+            slurm_cluster_stop "$dir"
+            return 1
+        fi
+    done
+    rc=1
+    for ((i = 0; i < SLURM_CLUSTER_TIMEOUT * 10; i++)); do
+        state=$(sinfo -h -N -o '%N %T' 2>/dev/null | sort -u)
+        if [[ -n $state ]] && ! grep -qv -E ' (idle|mixed|allocated)$' <<<"$state" &&
+            [[ $(wc -l <<<"$state") -eq $(wc -w <<<"$SLURM_CLUSTER_NODES") ]]; then
+            rc=0
+            break
+        fi
+        sleep 0.1
+    done
+    if [[ $rc -ne 0 ]]; then
+        _sc_log "nodes did not become idle within ${SLURM_CLUSTER_TIMEOUT}s:"
+        sinfo -N >&2
+        tail -n 5 "$dir"/slurm*.log >&2
+        slurm_cluster_stop "$dir"
+        return 1
+    fi
+    _sc_log "up in $dir (munge socket $sock)"
+    return 0
+}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+    cmd=${1:-}
+    dir=${2:-}
+    case $cmd in
+    start)
+        [[ -n $dir ]] || { echo "usage: $0 start DIR" >&2; exit 1; }
+        # remove a half-started cluster if we are interrupted
+        trap 'slurm_cluster_stop "$dir"; exit 1' INT TERM
+        slurm_cluster_start "$dir"
+        exit
+        ;;
+    stop)
+        slurm_cluster_stop "$dir"
+        exit
+        ;;
+    env)
+        slurm_cluster_env "$dir"
+        exit
+        ;;
+    status)
+        SLURM_CONF=$(cd "$dir" && pwd)/slurm.conf sinfo -N
+        exit
+        ;;
+    *)
+        echo "usage: $0 start|stop|env|status DIR" >&2
+        exit 1
+        ;;
+    esac
+fi

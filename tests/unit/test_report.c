@@ -1,0 +1,115 @@
+/* Report rendering against golden files (FP_GOLDEN_UPDATE=1 rewrites them). */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "report.h"
+
+static fp_env_var_t env[] = {{"FI_PROVIDER", "tcp;ofi_rxm"}, {"UCX_TLS", "rc,\"sm\"\\x"}};
+static fp_host_t hosts[] = {{"node-a", 1}, {"node-b", 1}};
+
+static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
+{
+    memset(m, 0, sizeof *m);
+    m->program = kind == FP_REPORT_LATENCY ? "fabperf_latency" : "fabperf_bw";
+    m->benchmark = kind == FP_REPORT_LATENCY ? "latency" : "bw";
+    m->title = "Test";
+    m->report = kind;
+    snprintf(m->date, sizeof m->date, "2026-01-02T03:04:05Z");
+    m->nranks = 2;
+    m->nhosts = 2;
+    m->hosts = hosts;
+    snprintf(m->mpi_library, sizeof m->mpi_library, "Open MPI v4.1.4");
+    m->cuda_aware = "no";
+    snprintf(m->buffers, sizeof m->buffers, "H H");
+    m->timer = "MPI_Wtime";
+    m->timer_overhead_us = 0.025;
+    m->sample = "one sample";
+    snprintf(m->iterations, sizeof m->iterations, "fixed: 100 operations per size");
+    snprintf(m->warmup, sizeof m->warmup, "10 operations per size");
+    snprintf(m->batch, sizeof m->batch, "auto");
+    m->window = kind == FP_REPORT_BANDWIDTH ? 64 : 0;
+    m->validate = 1;
+    m->label = "tcp \"rxm\"";
+    m->nenv = 2;
+    m->env = env;
+}
+
+static void row_init(fp_row_t *r, size_t size, int check, int adaptive)
+{
+    memset(r, 0, sizeof *r);
+    r->size = size;
+    r->batch = 4;
+    r->time = (fp_stats_t){.n = 250, .min = 1.0, .max = 9.5, .mean = 2.25, .stddev = 0.5,
+                           .p50 = 2.0, .p50_lo = 1.9, .p50_hi = 2.1, .p99 = 8.0, .has_ci = 1,
+                           .ci_halfwidth_pct = 5.0};
+    r->osu = 2.25;
+    r->bw_p50 = r->bw_lo = r->bw_hi = NAN;
+    r->target_met = adaptive ? 0 : -1;
+    r->check = check;
+    r->wrong = check ? 0 : 3;
+}
+
+static void compare_golden(const char *name, const char *text)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", FP_GOLDEN_DIR, name);
+    if (getenv("FP_GOLDEN_UPDATE")) {
+        FILE *f = fopen(path, "w");
+        fputs(text, f);
+        fclose(f);
+        return;
+    }
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "missing golden file %s\n", path);
+        check_failures++;
+        return;
+    }
+    static char golden[16384];
+    size_t n = fread(golden, 1, sizeof golden - 1, f);
+    golden[n] = '\0';
+    fclose(f);
+    if (strcmp(golden, text) != 0) {
+        fprintf(stderr, "%s differs; rendered:\n%s", name, text);
+        check_failures++;
+    }
+}
+
+static void render(const char *golden, fp_report_kind_t kind, fp_format_t format)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    fp_meta_t meta;
+    fp_report_t report;
+    fp_row_t row;
+    meta_init(&meta, kind);
+    fp_report_begin(&report, out, format, &meta);
+    row_init(&row, 1, 1, 0);
+    if (kind == FP_REPORT_BANDWIDTH) {
+        row.osu = 64.0 / 2.25;
+        row.bw_p50 = 32.0;
+        row.bw_lo = 64.0 / 2.1;
+        row.bw_hi = 64.0 / 1.9;
+    }
+    fp_report_row(&report, &row);
+    row_init(&row, 4096, 0, 1);
+    row.time.has_ci = 0;
+    row.time.p99 = NAN;
+    fp_report_row(&report, &row);
+    fp_report_end(&report, "complete", 1);
+    fclose(out);
+    compare_golden(golden, text);
+    free(text);
+}
+
+int main(void)
+{
+    render("latency.txt", FP_REPORT_LATENCY, FP_FORMAT_TEXT);
+    render("latency.csv", FP_REPORT_LATENCY, FP_FORMAT_CSV);
+    render("latency.jsonl", FP_REPORT_LATENCY, FP_FORMAT_JSON);
+    render("bandwidth.txt", FP_REPORT_BANDWIDTH, FP_FORMAT_TEXT);
+    render("bandwidth.jsonl", FP_REPORT_BANDWIDTH, FP_FORMAT_JSON);
+    return CHECK_DONE();
+}
