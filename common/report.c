@@ -153,8 +153,10 @@ static void value_plain(FILE *out, const column_t *c, double v, int json)
 {
     if (isnan(v) || isinf(v))
         fputs(json ? "null" : "", out);
-    else if (c->type == COL_FLAG || c->type == COL_CHECK)
-        fputs(json ? (v != 0 ? "true" : "false") : (v != 0 ? (c->type == COL_CHECK ? "pass" : "true") : (c->type == COL_CHECK ? "fail" : "false")), out);
+    else if (c->type == COL_CHECK)
+        fputs(json ? (v != 0 ? "\"pass\"" : "\"fail\"") : (v != 0 ? "pass" : "fail"), out);
+    else if (c->type == COL_FLAG)
+        fputs(v != 0 ? "true" : "false", out);
     else if (c->type == COL_COUNT)
         fprintf(out, "%.0f", v);
     else

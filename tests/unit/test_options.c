@@ -80,6 +80,7 @@ int main(void)
     bad(&plain, "-i/--iterations", "-a/--adaptive", "-a", "-i", "5");
     bad(&plain, "--ci-target", "need -a/--adaptive", "--ci-target", "2", NULL);
     bad(&plain, "-f/--stepfactor", "1.01 to 1024", "-f", "1", NULL);
-    bad(&plain, "-m/--message-size and -b/-e", "give one", "-m8", "-b", "4");
+    bad(&plain, "-m/--message-size and -b/--minbytes", "give one", "-m8", "-b", "4");
+    bad(&plain, "-m/--message-size and -b/-e", "give one", "-m8", "-e", "4");
     return CHECK_DONE();
 }

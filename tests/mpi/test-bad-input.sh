@@ -1,0 +1,57 @@
+#!/bin/sh
+# Bad input: one line from rank 0 naming the option and what is accepted, exit code 2 on
+# every rank, no hang, no abort.
+# shellcheck source=tests/lib.sh
+. "$FABPERF_TESTS_DIR/lib.sh"
+
+# expect_usage_error NP PROGRAM EXPECTED-TEXT [ARGS...]
+expect_usage_error() {
+    np=$1 program=$2 expected=$3
+    shift 3
+    start=$(date +%s)
+    run_job "$np" sm "$program" "$@"
+    elapsed=$(($(date +%s) - start))
+    lines=$(grep -c "^$program: " "$work/err")
+    if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -F -q -- "$expected" "$work/err" ||
+        grep -q -i -e "backtrace" -e "MPI_ABORT" -e "signal" "$work/err" || [ "$elapsed" -gt 20 ]; then
+        echo "  args '$*': exit $rc, $lines message line(s), ${elapsed}s; stderr:"
+        sed 's/^/    /' "$work/err" | head -12
+        return 1
+    fi
+}
+
+while IFS='|' read -r np program expected args; do
+    [ -n "$np" ] || continue
+    # shellcheck disable=SC2086 # args is a word list by design
+    check "$program $args -> exit 2, one line with '$expected'" \
+        expect_usage_error "$np" "$program" "$expected" $args
+done <<'TABLE'
+2|fabperf_latency|unknown option '--bogus'|--bogus
+2|fabperf_latency|-i/--iterations: 'abc' is not a whole number (accepted: 1 to|-i abc
+2|fabperf_latency|-i/--iterations: missing value|-i
+2|fabperf_latency|-x/--warmup: '0' is out of range|-x 0
+2|fabperf_latency|MIN 64 is larger than MAX 8|-m 64:8
+2|fabperf_latency|-m/--message-size: '0' is out of range|-m 0
+2|fabperf_latency|-m/--message-size: '99999999999G' overflows|-m 1:99999999999G
+2|fabperf_latency|-m/--message-size: '8G' is out of range (accepted: [MIN:]MAX, each 1 to 2147483647|-m 8G
+2|fabperf_bw|-W/--window: '0' is out of range (accepted: 1 to 65536)|-W 0
+2|fabperf_latency|-W/--window does not apply to fabperf_latency|-W 4
+2|fabperf_bibw|--format: unknown value 'xml' (accepted: text, csv, json)|--format xml
+2|fabperf_bw|-c/--validate takes no value|--validate=1
+2|fabperf_bw|placement: 'Q' is not a buffer kind|Q H
+1|fabperf_latency|needs exactly 2 ranks, got 1|
+3|fabperf_bw|needs exactly 2 ranks, got 3|
+3|fabperf_bibw|needs exactly 2 ranks, got 3|-m 8
+2|fabperf_bw|--output: cannot create|--output /nonexistent-dir/x.json
+TABLE
+
+# A size larger than this host's memory is refused before anything is allocated.
+mem_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)
+too_big_mib=$((mem_kib / 1024 / 2 + 64)) # two buffers per rank, two ranks: needs > 2x memory
+if [ "$too_big_mib" -lt 2047 ]; then
+    check "size beyond memory -> exit 2 naming the limit" \
+        expect_usage_error 2 fabperf_bw "MiB available" -m "${too_big_mib}M"
+else
+    echo "ok - size beyond memory (skipped: ${too_big_mib} MiB is above the 2 GiB message limit)"
+fi
+finish

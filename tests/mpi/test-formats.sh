@@ -1,0 +1,32 @@
+#!/bin/sh
+# The three renderings of one schema: text, CSV and JSON Lines, and --output written atomically.
+# shellcheck source=tests/lib.sh
+. "$FABPERF_TESTS_DIR/lib.sh"
+
+for program in latency bw; do
+    metric=latency
+    [ "$program" = latency ] || metric=bandwidth
+    run_job 2 sm "fabperf_$program" -m 2:64K -i 100 -x 10 --format csv
+    check "$program --format csv: exit 0" rc_is 0
+    check "$program --format csv: one header, rows 2..64K" \
+        check_output csv "$work/out" --metric "$metric" --min 2 --max 65536
+    FI_PROVIDER='tcp;ofi_rxm' UCX_TLS='tcp,"odd"\value' run_job 2 sm "fabperf_$program" -m 8:4K -f 4 \
+        -i 100 -x 10 --format json --label 'label "with" quotes'
+    check "$program --format json: exit 0" rc_is 0
+    check "$program --format json: parses; meta, rows 8..4K by 4, end; env and label recorded" \
+        check_output json "$work/out" --metric "$metric" --min 8 --max 4096 --factor 4 \
+        --label 'label "with" quotes' --env 'FI_PROVIDER=tcp;ofi_rxm' --env 'UCX_TLS=tcp,"odd"\value'
+done
+
+run_job 2 sm fabperf_bibw -m 1K:8K -i 20 -x 2 --format json --output "$work/result.json"
+check "--output: exit 0" rc_is 0
+check "--output: nothing on standard output" test ! -s "$work/out"
+check "--output: file complete" check_output json "$work/result.json" --metric bandwidth --min 1024 --max 8192
+check "--output: no temporary file left" sh -c "! ls '$work'/result.json.tmp.* 2>/dev/null"
+
+# --step-bytes: nccl-tests' linear step.
+run_job 2 sm fabperf_latency -b 100 -e 400 --step-bytes 100 -i 50 -x 5 --format json
+check "--step-bytes: exit 0" rc_is 0
+check "--step-bytes: sizes 100, 200, 300, 400" sh -c \
+    "$PYTHON3 -c 'import json,sys; s=[r[\"size\"] for r in map(json.loads, open(sys.argv[1])) if r[\"type\"]==\"row\"]; sys.exit(s!=[100,200,300,400])' '$work/out'"
+finish
