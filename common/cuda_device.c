@@ -91,7 +91,21 @@ const fp_mem_ops_t fp_mem_managed = {
     .from_host = cuda_from_host,
 };
 
-/* ---- CUDA events: one pair per sample, recorded on the default stream ---- */
+/* ---- CUDA events: one pair per sample, recorded on the core's stream ---- */
+
+static cudaStream_t fp_stream;
+
+void *fp_gpu_stream(void)
+{
+    return fp_stream;
+}
+
+void fp_gpu_release(void)
+{
+    if (fp_stream)
+        cudaStreamDestroy(fp_stream);
+    fp_stream = NULL;
+}
 
 static cudaEvent_t *event_start, *event_stop;
 static double *event_samples;
@@ -125,12 +139,12 @@ static int events_open(double *samples, size_t capacity)
 
 static void events_begin(size_t i)
 {
-    cudaEventRecord(event_start[i], 0);
+    cudaEventRecord(event_start[i], fp_stream);
 }
 
 static void events_end(size_t i)
 {
-    cudaEventRecord(event_stop[i], 0);
+    cudaEventRecord(event_stop[i], fp_stream);
 }
 
 static int events_collect(size_t from, size_t to)
@@ -164,6 +178,9 @@ int fp_gpu_select(int local_rank, long requested, char *description, size_t len)
         return fp_fail("--device: %ld is out of range (accepted: 0 to %d, the visible GPUs)", requested, count - 1);
     device = requested >= 0 ? (int)requested : local_rank % count;
     FP_CUDA_CHECK(cudaSetDevice(device), 0);
+    /* A blocking stream: copies on the default stream (validation) still order with it. */
+    if (!fp_stream)
+        FP_CUDA_CHECK(cudaStreamCreateWithFlags(&fp_stream, cudaStreamDefault), 0);
     struct cudaDeviceProp prop;
     char bus[32] = "";
     FP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device), 0);

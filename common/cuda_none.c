@@ -66,6 +66,13 @@ int fp_gpu_select(int local_rank, long requested, char *description, size_t len)
     return fp_fail("GPU buffers or timer: %s", FP_NO_CUDA);
 }
 
+void *fp_gpu_stream(void)
+{
+    return NULL;
+}
+
+void fp_gpu_release(void) {}
+
 int fp_gpu_built(void)
 {
     return 0;

@@ -8,6 +8,11 @@
  * "model, PCI bus id, driver, runtime" into description. FP_ERR with the reason otherwise. */
 int fp_gpu_select(int local_rank, long requested, char *description, size_t len);
 
+/* The one stream of the selected GPU (a cudaStream_t): CUDA events and NCCL share it. NULL
+ * before fp_gpu_select or without CUDA. */
+void *fp_gpu_stream(void);
+void fp_gpu_release(void);
+
 /* Whether this build has CUDA at all. */
 int fp_gpu_built(void);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collective.h"
 #include "comm.h"
 #include "pattern.h"
 #include "run.h"
@@ -18,6 +19,8 @@ long fp_default_iterations(const fp_bench_t *bench, size_t bytes)
     int large = bytes > FP_OSU_SMALL_LIMIT;
     if (bench->report == FP_REPORT_BANDWIDTH)
         return large ? 20 : 100;
+    if (bench->report == FP_REPORT_COLLECTIVE)
+        return large ? 100 : 1000;
     return large ? 1000 : 10000;
 }
 
@@ -26,6 +29,8 @@ long fp_default_warmup(const fp_bench_t *bench, size_t bytes)
     int large = bytes > FP_OSU_SMALL_LIMIT;
     if (bench->report == FP_REPORT_BANDWIDTH)
         return large ? 2 : 10;
+    if (bench->report == FP_REPORT_COLLECTIVE)
+        return large ? 10 : 100;
     return large ? 10 : 100;
 }
 
@@ -69,22 +74,40 @@ int fp_timer_overhead(fp_run_t *run, double *seconds)
 /* One timed sample: the operation and nothing else between begin and end. */
 static inline int take_sample(fp_run_t *run, size_t slot, size_t bytes, long batch)
 {
-    if (run->bench->sync)
+    const fp_coll_ops_t *coll = run->ctx.coll;
+    if (coll)
+        FP_CHECK(coll->sync(&run->ctx));
+    else if (run->bench->sync)
         FP_CHECK(run->bench->sync(&run->ctx));
     run->timer->begin(slot);
     int rc = run->bench->sample(&run->ctx, bytes, batch);
+    if (coll && rc == FP_OK)
+        rc = coll->complete(&run->ctx);
     run->timer->end(slot);
     return rc;
 }
 
-/* Warm-up operations, each timed alone; rank 0 picks the batch from their median. */
+/* Collectives: a sample is the slowest rank's time of that iteration. Rank 0 gets the
+ * per-sample maxima in dst (may be run->samples); other ranks only contribute. */
+static int samples_max_over_ranks(fp_run_t *run, size_t n, double *dst)
+{
+    void *from = run->ctx.rank == 0 && dst == run->samples ? MPI_IN_PLACE : (void *)run->samples;
+    FP_MPI_CHECK(MPI_Reduce(from, dst, (int)n, MPI_DOUBLE, MPI_MAX, 0, run->ctx.comm));
+    return FP_OK;
+}
+
+/* Warm-up operations, each timed alone; rank 0 picks the batch from their median unless
+ * *batch is already set (> 0). */
 static int warm_up(fp_run_t *run, size_t bytes, long *batch)
 {
+    long fixed = *batch;
     long warmup = run->params.warmup > 0 ? run->params.warmup : fp_default_warmup(run->bench, bytes);
     size_t timed = (size_t)warmup < run->capacity ? (size_t)warmup : run->capacity;
     for (long i = 0; i < warmup; i++)
         FP_CHECK(take_sample(run, (size_t)i % run->capacity, bytes, 1));
     FP_CHECK(run->timer->collect(0, timed));
+    if (fixed > 0)
+        return FP_OK;
     *batch = run->params.batch;
     if (*batch <= 0 && run->ctx.rank == 0)
         *batch = fp_batch_for(median_of(run->samples, timed), run->timer_overhead_s);
@@ -97,10 +120,16 @@ enum { FP_CONTINUE, FP_STOP_TARGET, FP_STOP_BUDGET, FP_STOP_CAPACITY };
 /* Rank 0 decides from the samples so far; everybody follows. */
 static int adaptive_decision(fp_run_t *run, size_t n, double started, double *scratch, int *decision)
 {
+    if (run->ctx.coll) {
+        FP_CHECK(run->timer->collect(0, n));
+        FP_CHECK(samples_max_over_ranks(run, n, scratch));
+    }
     if (run->ctx.rank == 0) {
         fp_stats_t s;
-        FP_CHECK(run->timer->collect(0, n));
-        memcpy(scratch, run->samples, n * sizeof *scratch);
+        if (!run->ctx.coll) {
+            FP_CHECK(run->timer->collect(0, n));
+            memcpy(scratch, run->samples, n * sizeof *scratch);
+        }
         fp_stats_compute(scratch, n, &s);
         if (s.has_ci && s.ci_halfwidth_pct <= run->params.ci_target_pct)
             *decision = FP_STOP_TARGET;
@@ -159,21 +188,88 @@ static void fill_row(fp_run_t *run, size_t bytes, long batch, size_t n, fp_row_t
     }
 }
 
-int fp_measure_size(fp_run_t *run, size_t bytes, fp_row_t *row)
+/* Warm-up, then samples by the fixed or adaptive rule; leaves n samples in run->samples (for
+ * collectives on rank 0: the maxima over ranks). *batch > 0 on entry keeps that batch. */
+static int sample_size(fp_run_t *run, size_t bytes, long *batch, size_t *n, int *met)
 {
-    long batch;
-    size_t n;
-    int met = -1;
-    FP_CHECK(warm_up(run, bytes, &batch));
+    *met = -1;
+    FP_CHECK(warm_up(run, bytes, batch));
     if (run->params.adaptive) {
-        FP_CHECK(sample_adaptive(run, bytes, batch, &n, &met));
+        FP_CHECK(sample_adaptive(run, bytes, *batch, n, met));
     } else {
         long iterations = run->params.iterations > 0 ? run->params.iterations : fp_default_iterations(run->bench, bytes);
-        n = (size_t)((iterations + batch - 1) / batch);
-        for (size_t i = 0; i < n; i++)
-            FP_CHECK(take_sample(run, i, bytes, batch));
+        *n = (size_t)((iterations + *batch - 1) / *batch);
+        for (size_t i = 0; i < *n; i++)
+            FP_CHECK(take_sample(run, i, bytes, *batch));
     }
-    FP_CHECK(run->timer->collect(0, n));
+    if (run->ctx.coll)
+        FP_CHECK(run->ctx.coll->sync(&run->ctx)); /* the last sample's work is done */
+    FP_CHECK(run->timer->collect(0, *n));
+    if (run->ctx.coll)
+        FP_CHECK(samples_max_over_ranks(run, *n, run->samples));
+    return FP_OK;
+}
+
+/* Points ctx at the buffers of one variant of a collective, laid out as nccl-tests does. */
+void fp_coll_variant(fp_run_t *run, const fp_coll_layout_t *l, fp_variant_t v)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    size_t size = fp_types[run->params.datatype].size, rank = (size_t)ctx->rank;
+    ctx->in_place = v == FP_VAR_IP;
+    ctx->count = l->param_count;
+    ctx->send = ctx->in_place ? (char *)ctx->rbuf + rank * l->send_ip_offset * size : ctx->sbuf;
+    ctx->recv = ctx->in_place ? (char *)ctx->rbuf + rank * l->recv_ip_offset * size : ctx->rbuf;
+}
+
+static int measure_collective(fp_run_t *run, size_t bytes, fp_row_t *row)
+{
+    const fp_bench_t *b = run->bench;
+    const fp_params_t *p = &run->params;
+    fp_coll_layout_t l;
+    b->coll->layout(bytes / fp_types[p->datatype].size, run->ctx.nranks, &l);
+    double factor = fp_busbw_factor(b->coll->busbw, run->ctx.nranks);
+    memset(row, 0, sizeof *row);
+    row->target_met = -1;
+    for (int v = 0; v < FP_VAR_COUNT; v++) {
+        long batch = v == FP_VAR_ISO ? 1 : v == FP_VAR_IP ? row->var_batch[FP_VAR_OOP] : 0;
+        size_t n;
+        int met;
+        row->var_wrong[v] = -1;
+        row->algbw[v] = row->busbw[v] = NAN;
+        if (v == FP_VAR_IP && run->ctx.coll->no_in_place & (1u << b->coll->kind))
+            continue;
+        fp_coll_variant(run, &l, v == FP_VAR_IP ? FP_VAR_IP : FP_VAR_OOP);
+        FP_CHECK(sample_size(run, bytes, &batch, &n, &met));
+        for (size_t i = 0; i < n; i++)
+            run->samples[i] *= 1e6 / (double)batch;
+        fp_stats_compute(run->samples, n, &row->var[v]);
+        row->var_batch[v] = batch;
+        row->algbw[v] = fp_algbw_gbps(bytes, row->var[v].p50);
+        row->busbw[v] = row->algbw[v] * factor;
+        if (v != FP_VAR_ISO && met >= 0)
+            row->target_met = row->target_met < 0 ? met : row->target_met && met;
+    }
+    row->size = bytes;
+    row->count = l.count;
+    row->type = fp_types[p->datatype].name;
+    row->redop = b->uses & FP_USES_OP ? fp_op_names[p->op] : "none";
+    row->root = b->uses & FP_USES_ROOT ? (int)p->root : -1;
+    row->time = row->var[FP_VAR_OOP];
+    row->batch = row->var_batch[FP_VAR_OOP];
+    row->osu = row->time.mean;
+    row->bw_p50 = row->bw_lo = row->bw_hi = NAN;
+    row->check = -1;
+    return FP_OK;
+}
+
+int fp_measure_size(fp_run_t *run, size_t bytes, fp_row_t *row)
+{
+    long batch = 0;
+    size_t n;
+    int met;
+    if (run->bench->coll)
+        return measure_collective(run, bytes, row);
+    FP_CHECK(sample_size(run, bytes, &batch, &n, &met));
     fill_row(run, bytes, batch, n, row);
     row->target_met = met;
     row->check = -1;
@@ -184,6 +280,8 @@ int fp_measure_size(fp_run_t *run, size_t bytes, fp_row_t *row)
 int fp_validate_size(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *row)
 {
     fp_ctx_t *ctx = &run->ctx;
+    if (run->bench->coll)
+        return fp_coll_validate(run, bytes, round, row);
     unsigned char *host = run->check_buffer;
     fp_pattern_fill(host, bytes, ctx->rank, round);
     FP_CHECK(ctx->mem->from_host(ctx->sbuf, host, bytes));

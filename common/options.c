@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "collective.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
@@ -46,6 +48,14 @@ const fp_option_t fp_options[] = {
      "operations per timed sample; auto: enough to be 20x the timer's cost"},
     {'W', "window", FP_OPT_LONG, FIELD(window), "N", "64", 1, 65536, NULL, NULL, FP_USES_WINDOW,
      "messages in flight per window (bw, bibw)"},
+    {0, "backend", FP_OPT_CHOICE, FIELD(backend), "B", "mpi", 0, 0, fp_backend_names, NULL,
+     FP_USES_COLLECTIVE, "mpi, or nccl (then buffers D D and --timer cuda unless given)"},
+    {'T', "datatype", FP_OPT_CHOICE, FIELD(datatype), "TYPE", "float", 0, 0, fp_type_names, NULL,
+     FP_USES_COLLECTIVE, "element type (OSU -T; nccl-tests -d); half, bfloat16 with nccl only"},
+    {'o', "op", FP_OPT_CHOICE, FIELD(op), "OP", "sum", 0, 0, fp_op_names, NULL, FP_USES_OP,
+     "reduction operation (nccl-tests -o)"},
+    {'r', "root", FP_OPT_LONG, FIELD(root), "N", "0", 0, 1e9, NULL, NULL, FP_USES_ROOT,
+     "root rank (nccl-tests -r)"},
     {'c', "validate", FP_OPT_FLAG, FIELD(validate), NULL, NULL, 0, 0, NULL, NULL, 0,
      "check every received byte after the timed loop; exit 1 on any Fail"},
     {0, "format", FP_OPT_CHOICE, FIELD(format), "FMT", "text", 0, 0, format_names, NULL, 0,
@@ -374,10 +384,12 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
         return fail(err, errlen, "-i/--iterations fixes the count, -a/--adaptive decides it: give one");
     if (!params->adaptive && (seen[FIELD(ci_target_pct)] || seen[FIELD(time_budget_s)] || seen[FIELD(max_samples)]))
         return fail(err, errlen, "--ci-target, --time-budget and --max-samples need -a/--adaptive");
+    if (params->backend == FP_BACKEND_NCCL && !seen[FIELD(timer)])
+        params->timer = FP_TIMER_CUDA;
     if (npositional == 1)
         return fail(err, errlen, "placement: one letter given, two needed (sender side first, e.g. D D or H D)");
     if (npositional == 0) {
-        char side = params->accelerator ? 'D' : 'H';
+        char side = params->accelerator || params->backend == FP_BACKEND_NCCL ? 'D' : 'H';
         params->placement[0] = params->placement[1] = side;
     }
     return FP_OK;
@@ -391,6 +403,10 @@ void fp_options_help(const fp_bench_t *bench, FILE *out)
     fprintf(out, "PLACEMENT: buffer of each side, sender (rank 0) first, as OSU writes it:\n"
                  "  H host (default), P pinned host, D CUDA device, M CUDA managed; e.g. D D, H D.\n\n"
                  "Options (OSU's short options win where nccl-tests' collide; -f is nccl-tests'):\n");
+    if (bench->uses & FP_USES_COLLECTIVE)
+        fprintf(out, "  nccl-tests users: -b -e -f -n -w -o -r as there; -d TYPE is -T/--datatype here\n"
+                     "  (-d is OSU's accelerator), -i STEP is --step-bytes (-i is OSU's iterations),\n"
+                     "  -c N is -c (validation on), -m is OSU's size range (no aggregated calls).\n");
     for (size_t i = 0; i < fp_option_count; i++) {
         const fp_option_t *o = &fp_options[i];
         if (o->needs & ~bench->uses)

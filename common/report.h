@@ -40,6 +40,12 @@ typedef struct fp_meta {
     const char *label;
     int nenv;
     fp_env_var_t *env;
+    /* Collectives */
+    char backend[256];       /* "mpi (...)" or "nccl 2.28.9 (...)" */
+    const char *datatype, *op; /* op: "none" for data movement */
+    int root;                /* -1 when not rooted */
+    const char *busbw_formula; /* "2(n-1)/n" */
+    double busbw_factor;
 } fp_meta_t;
 
 /* One size's results. Times are microseconds per operation (per window for bandwidth). */
@@ -51,13 +57,24 @@ typedef struct fp_row {
     double bw_p50, bw_lo, bw_hi; /* MB/s from the median and its CI; NAN for latency */
     int target_met;      /* adaptive: 1/0; -1 in fixed mode */
     int check;           /* -1 off, 0 Fail, 1 Pass */
-    long wrong;          /* wrong bytes found by validation */
+    long wrong;          /* wrong bytes found by validation (elements for collectives) */
+    /* Collectives: per variant (fp_variant_t); time and batch above are the out-of-place ones. */
+    size_t count;        /* elements, as nccl-tests prints them */
+    const char *type, *redop; /* "float", "sum" ("none" without reduction) */
+    int root;            /* -1 when not rooted */
+    fp_stats_t var[FP_VAR_COUNT];
+    long var_batch[FP_VAR_COUNT];
+    double algbw[FP_VAR_COUNT], busbw[FP_VAR_COUNT]; /* GB/s from the median; NAN when not run */
+    long var_wrong[FP_VAR_COUNT]; /* -1 when not validated */
 } fp_row_t;
 
 typedef struct fp_report {
     FILE *out;
     fp_format_t format;
     const fp_meta_t *meta;
+    double busbw_sum; /* collectives: for nccl-tests' closing "Avg bus bandwidth" */
+    long busbw_count;
+    long wrong_total;
 } fp_report_t;
 
 void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_meta_t *meta);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collective.h"
 #include "options.h"
 #include "provenance.h"
 #include "run.h"
@@ -62,6 +63,13 @@ static void meta_fill(fp_run_t *run, const char *program)
     m->validate = p->validate;
     m->staging = p->staging;
     m->label = p->label;
+    if (run->bench->coll) {
+        m->datatype = fp_types[p->datatype].name;
+        m->op = run->bench->uses & FP_USES_OP ? fp_op_names[p->op] : "none";
+        m->root = run->bench->uses & FP_USES_ROOT ? (int)p->root : -1;
+        m->busbw_formula = fp_busbw_formula(run->bench->coll->busbw);
+        m->busbw_factor = fp_busbw_factor(run->bench->coll->busbw, run->ctx.nranks);
+    }
     describe_rules(run);
 }
 
@@ -109,8 +117,14 @@ static int sweep(fp_run_t *run, fp_report_t *report, size_t *failed_size)
     const fp_params_t *p = &run->params;
     int failures = 0;
     uint32_t round = 0;
-    for (size_t size = p->min_size; size <= p->max_size; size = next_size(p, size)) {
+    size_t last = 0;
+    for (size_t next = p->min_size; next <= p->max_size; next = next_size(p, next)) {
         fp_row_t row;
+        /* Collectives move whole elements (and blocks per rank): sizes round down to them. */
+        size_t size = run->bench->coll ? fp_coll_bytes(run, next) : next;
+        if (size == 0 || size == last)
+            continue;
+        last = size;
         *failed_size = size;
         FP_CHECK(fp_measure_size(run, size, &row));
         if (p->validate) {

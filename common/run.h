@@ -34,6 +34,11 @@ int fp_agree(MPI_Comm comm, int status, char *msg, size_t len);
 int fp_measure_size(fp_run_t *run, size_t bytes, fp_row_t *row);
 /* Validation round for one size: fills, runs once, checks every received byte. */
 int fp_validate_size(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *row);
+/* Collectives: buffers of one variant into ctx; validation of out-of-place and in-place. */
+void fp_coll_variant(fp_run_t *run, const fp_coll_layout_t *layout, fp_variant_t variant);
+int fp_coll_validate(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *row);
+/* The bytes of a collective size: whole elements, whole blocks per rank; 0 = none fits. */
+size_t fp_coll_bytes(const fp_run_t *run, size_t bytes);
 /* Cost of one timer begin/end pair, seconds (median of many). */
 int fp_timer_overhead(fp_run_t *run, double *seconds);
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collective.h"
 #include "gpu.h"
 #include "options.h"
 #include "run.h"
@@ -49,6 +50,40 @@ static int placement_check(const fp_run_t *run, char *err, size_t errlen)
         snprintf(err, errlen, "placement %c %c: this MPI is not CUDA-aware (%s); build one with "
                  "scripts/build-cuda-aware-mpi.sh (see README), or add --staging to copy through "
                  "pinned host buffers", p->placement[0], p->placement[1], run->meta.mpi_library);
+        return FP_ERR;
+    }
+    return FP_OK;
+}
+
+/* Collectives: what the backend can do with these options; same verdict on every rank. */
+static int collective_check(const fp_run_t *run, char *err, size_t errlen)
+{
+    const fp_params_t *p = &run->params;
+    const fp_coll_ops_t *coll = run->ctx.coll;
+    if (!coll)
+        return FP_OK;
+    if (coll->missing) {
+        snprintf(err, errlen, "%s", coll->missing);
+        return FP_ERR;
+    }
+    if (!(coll->types & (1u << p->datatype))) {
+        snprintf(err, errlen, "-T/--datatype: %s is not available with --backend %s (accepted: float, "
+                 "double, int32, int64; half and bfloat16 with --backend nccl)", fp_types[p->datatype].name, coll->name);
+        return FP_ERR;
+    }
+    for (int side = 0; side < 2; side++)
+        if (coll->device_only && !fp_mem_ops[fp_mem_kind_of(p->placement[side])]->on_device) {
+            snprintf(err, errlen, "--backend %s: buffers must be on the GPU (accepted placements: D D, the "
+                     "default, or M M), not %c %c", coll->name, p->placement[0], p->placement[1]);
+            return FP_ERR;
+        }
+    if (p->staging) {
+        snprintf(err, errlen, "--staging applies to point-to-point programs, not to fabperf_%s", run->bench->name);
+        return FP_ERR;
+    }
+    if ((run->bench->uses & FP_USES_ROOT) && p->root >= run->ctx.nranks) {
+        snprintf(err, errlen, "-r/--root: %ld is out of range (accepted: 0 to %d, the ranks of this job)",
+                 p->root, run->ctx.nranks - 1);
         return FP_ERR;
     }
     return FP_OK;
@@ -145,7 +180,10 @@ fp_setup_status_t fp_run_setup(fp_run_t *run, char *err, size_t errlen)
     ctx->staging = p->staging && ctx->mem->on_device;
     ctx->peer = run->bench->ranks == 2 ? 1 - ctx->rank : -1;
 
-    int rc = placement_check(run, err, errlen);
+    ctx->coll = run->bench->coll ? fp_coll_backends[p->backend] : NULL;
+    int rc = collective_check(run, err, errlen);
+    if (rc == FP_OK)
+        rc = placement_check(run, err, errlen);
     if (rc != FP_OK)
         return FP_SETUP_USAGE;
     rc = local_ranks(run);
@@ -158,6 +196,8 @@ fp_setup_status_t fp_run_setup(fp_run_t *run, char *err, size_t errlen)
     if (fp_agree(ctx->comm, rc, err, errlen) != FP_OK)
         return FP_SETUP_USAGE;
     rc = buffers_alloc(run);
+    if (rc == FP_OK && ctx->coll)
+        rc = ctx->coll->init(ctx, run->meta.backend, sizeof run->meta.backend);
     if (rc == FP_OK)
         rc = timer_open(run);
     if (rc != FP_OK)
@@ -172,6 +212,8 @@ void fp_run_teardown(fp_run_t *run)
     fp_ctx_t *ctx = &run->ctx;
     if (run->timer)
         run->timer->close();
+    if (ctx->coll)
+        ctx->coll->fini(ctx);
     if (ctx->staging) {
         fp_mem_pinned.release(ctx->wire_sbuf);
         fp_mem_pinned.release(ctx->wire_rbuf);
@@ -183,4 +225,5 @@ void fp_run_teardown(fp_run_t *run)
     free(ctx->requests);
     free(run->check_buffer);
     free(run->samples);
+    fp_gpu_release();
 }

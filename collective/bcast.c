@@ -1,0 +1,44 @@
+/* fabperf_bcast: the root's buffer ends on every rank. */
+#include "collective.h"
+
+static int bcast_sample(fp_ctx_t *ctx, size_t bytes, long batch)
+{
+    (void)bytes;
+    for (long i = 0; i < batch; i++)
+        FP_CHECK(ctx->coll->bcast(ctx, ctx->send, ctx->recv, ctx->count, (int)ctx->params->root));
+    return FP_OK;
+}
+
+static void bcast_layout(size_t count, int nranks, fp_coll_layout_t *l)
+{
+    (void)nranks;
+    *l = (fp_coll_layout_t){.count = count, .send_count = count, .recv_count = count, .param_count = count};
+}
+
+/* Out of place, MPI leaves the root's receive buffer alone: only the other ranks are checked. */
+static int bcast_expect(const fp_coll_check_t *c, size_t i, double *value)
+{
+    *value = c->input(c, c->root, i);
+    return c->rank != c->root || c->in_place;
+}
+
+static const fp_coll_t bcast_coll = {
+    .kind = FP_COLL_BCAST, .busbw = FP_BUSBW_ONE, .layout = bcast_layout, .expect = bcast_expect,
+};
+
+static const fp_bench_t bcast = {
+    .name = "bcast",
+    .title = "Broadcast Test (MPI_Bcast / ncclBroadcast)",
+    .sample_text = "batch of calls after a barrier; the maximum over ranks per iteration",
+    .report = FP_REPORT_COLLECTIVE,
+    .uses = FP_USES_COLLECTIVE | FP_USES_ROOT,
+    .time_divisor = 1.0,
+    .default_max = 1 << 20,
+    .coll = &bcast_coll,
+    .sample = bcast_sample,
+};
+
+int main(int argc, char **argv)
+{
+    return fp_main(&bcast, argc, argv);
+}

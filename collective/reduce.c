@@ -1,0 +1,45 @@
+/* fabperf_reduce: the root ends with the reduction of all ranks' buffers. */
+#include "collective.h"
+
+static int reduce_sample(fp_ctx_t *ctx, size_t bytes, long batch)
+{
+    (void)bytes;
+    for (long i = 0; i < batch; i++)
+        FP_CHECK(ctx->coll->reduce(ctx, ctx->send, ctx->recv, ctx->count, (int)ctx->params->root));
+    return FP_OK;
+}
+
+static void reduce_layout(size_t count, int nranks, fp_coll_layout_t *l)
+{
+    (void)nranks;
+    *l = (fp_coll_layout_t){.count = count, .send_count = count, .recv_count = count, .param_count = count};
+}
+
+static int reduce_expect(const fp_coll_check_t *c, size_t i, double *value)
+{
+    *value = c->input(c, 0, i);
+    for (int r = 1; r < c->nranks; r++)
+        *value = fp_op_apply(c->op, *value, c->input(c, r, i));
+    return c->rank == c->root;
+}
+
+static const fp_coll_t reduce_coll = {
+    .kind = FP_COLL_REDUCE, .busbw = FP_BUSBW_ONE, .layout = reduce_layout, .expect = reduce_expect,
+};
+
+static const fp_bench_t reduce = {
+    .name = "reduce",
+    .title = "Reduce Test (MPI_Reduce / ncclReduce)",
+    .sample_text = "batch of calls after a barrier; the maximum over ranks per iteration",
+    .report = FP_REPORT_COLLECTIVE,
+    .uses = FP_USES_COLLECTIVE | FP_USES_OP | FP_USES_ROOT,
+    .time_divisor = 1.0,
+    .default_max = 1 << 20,
+    .coll = &reduce_coll,
+    .sample = reduce_sample,
+};
+
+int main(int argc, char **argv)
+{
+    return fp_main(&reduce, argc, argv);
+}
