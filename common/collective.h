@@ -28,7 +28,7 @@ typedef struct fp_coll_ops {
     /* In-place reduce_scatter leaves the result at the start of rbuf (MPI) instead of at
      * rbuf + rank x recv_count (NCCL). */
     int rs_in_place_at_start;
-    int device_only; /* buffers must be on the GPU */
+    int device_only; /* buffers must be on the GPU; MPI does not touch them */
     const char *missing; /* set when this build lacks the backend: says how to get it */
 } fp_coll_ops_t;
 

@@ -46,7 +46,9 @@ static int placement_check(const fp_run_t *run, char *err, size_t errlen)
                  p->placement[0], p->placement[1]);
         return FP_ERR;
     }
-    if (any_device && !p->staging && strcmp(run->meta.cuda_aware, "no") == 0) {
+    /* A GPU-native backend (NCCL) moves device data itself; MPI then only bootstraps. */
+    int mpi_moves_data = !run->ctx.coll || !run->ctx.coll->device_only;
+    if (any_device && mpi_moves_data && !p->staging && strcmp(run->meta.cuda_aware, "no") == 0) {
         snprintf(err, errlen, "placement %c %c: this MPI is not CUDA-aware (%s); build one with "
                  "scripts/build-cuda-aware-mpi.sh (see README), or add --staging to copy through "
                  "pinned host buffers", p->placement[0], p->placement[1], run->meta.mpi_library);
