@@ -85,7 +85,7 @@ VAR_RATES(ip, FP_VAR_IP)
 #define IP "in-place"
 static const column_t ccol_size = {"size", "size", 12, 0, COL_COUNT, get_size, NULL, NULL, "(B)", 0};
 static const column_t ccol_count = {"count", "count", 14, 0, COL_COUNT, get_count, NULL, NULL, "(elements)", 0};
-static const column_t ccol_type = {"type", "type", 10, 0, COL_TEXT, NULL, get_type, NULL, NULL, 0};
+static const column_t ccol_type = {"datatype", "type", 10, 0, COL_TEXT, NULL, get_type, NULL, NULL, 0};
 static const column_t ccol_redop = {"redop", "redop", 8, 0, COL_TEXT, NULL, get_redop, NULL, NULL, 0};
 static const column_t ccol_root = {"root", "root", 8, 0, COL_COUNT, get_root, NULL, NULL, NULL, 0};
 #define VAR_COLUMNS(v, G)                                                                          \

@@ -15,12 +15,19 @@ REQUIRED_META = ["program", "version", "benchmark", "metric", "date", "ranks", "
                  "batch", "validation", "env", "columns"]
 
 
-def expected_sizes(lo, hi, factor):
+def expected_sizes(lo, hi, factor, unit=1):
+    """The sweep; collectives round each size down to whole units and skip empty or repeated ones."""
     sizes, size = [], lo
     while size <= hi:
-        sizes.append(size)
+        rounded = size // unit * unit
+        if rounded and (not sizes or sizes[-1] != rounded):
+            sizes.append(rounded)
         size = max(size + 1, int(size * factor))
     return sizes
+
+
+def close(a, b, abs_tol, rel_tol):
+    return abs(a - b) <= abs_tol + rel_tol * abs(b)
 
 
 class Checker:
@@ -38,7 +45,7 @@ class Checker:
         return True
 
     def check_sizes(self, sizes):
-        want = expected_sizes(self.args.min, self.args.max, self.args.factor)
+        want = expected_sizes(self.args.min, self.args.max, self.args.factor, self.args.unit)
         if sizes != want:
             self.fail(f"sizes {sizes} differ from expected {want}")
 
@@ -64,6 +71,30 @@ class Checker:
             self.fail(f"{where}: validation {row.get('validation')!r} while off")
         if self.args.adaptive and row.get("target_met") not in (True, False, "true", "false"):
             self.fail(f"{where}: adaptive run without target_met")
+        if self.args.metric == "collective":
+            self.check_collective_row(row, where)
+
+    def check_collective_row(self, row, where):
+        """algbw = S / t and busbw = algbw x factor, from the full-precision median."""
+        if row.get("p50_us") != row.get("oop_p50_us"):
+            self.fail(f"{where}: p50_us is not the out-of-place median")
+        for variant in ("oop", "ip"):
+            time = row.get(f"{variant}_p50_us")
+            if time is None and variant == "ip" and self.args.no_in_place:
+                continue
+            if not self.finite_positive(f"{where} {variant}_p50_us", time):
+                continue
+            algbw = row[f"{variant}_algbw_gbps"]
+            if not close(algbw, row["size"] / time * 1e-3, 0, 1e-6):
+                self.fail(f"{where}: {variant} algbw {algbw} is not size / time")
+            if self.args.busbw_factor is not None and not close(
+                    row[f"{variant}_busbw_gbps"], algbw * self.args.busbw_factor, 1e-12, 1e-6):
+                self.fail(f"{where}: {variant} busbw {row[f'{variant}_busbw_gbps']} is not "
+                          f"algbw x {self.args.busbw_factor}")
+            wrong = row.get(f"{variant}_wrong")
+            if self.args.validated and wrong not in (0, 0.0):
+                self.fail(f"{where}: {variant} #wrong {wrong!r}, expected 0")
+        self.finite_positive(f"{where} iso_p50_us", row.get("iso_p50_us"))
 
     def check_json(self, lines):
         records = []
@@ -107,7 +138,7 @@ class Checker:
             for key, text in raw.items():
                 if text in ("", None):
                     row[key] = None
-                elif key in ("validation", "target_met"):
+                elif key in ("validation", "target_met", "datatype", "redop"):
                     row[key] = text
                 else:
                     row[key] = float(text)
@@ -116,7 +147,50 @@ class Checker:
         for row in rows:
             self.check_row(row)
 
+    def check_text_collective(self, lines):
+        """nccl-tests' layout: size count type redop root, then time algbw busbw #wrong twice."""
+        names = re.compile(r"^#\s+size\s+count\s+type\s+redop\s+root" + r"\s+time\s+algbw\s+busbw\s+#wrong" * 2)
+        if sum(1 for l in lines if names.match(l)) != 1:
+            self.fail("no nccl-tests header line '#  size  count  type  redop  root  time  algbw  busbw  #wrong ...'")
+        sizes = []
+        for line in lines:
+            if line.startswith("#") or not line.strip():
+                continue
+            fields = line.split()
+            try:
+                size, count, root = int(fields[0]), int(fields[1]), int(fields[4])
+                times = [float(fields[5]), float(fields[9])] if fields[9] != "-" else [float(fields[5])]
+                rates = [(float(fields[6 + 4 * v]), float(fields[7 + 4 * v])) for v in range(len(times))]
+            except (ValueError, IndexError):
+                self.fail(f"row does not parse as nccl-tests': {line!r}")
+                continue
+            sizes.append(size)
+            if self.args.type and fields[2] != self.args.type:
+                self.fail(f"size {size}: type {fields[2]!r}, expected {self.args.type}")
+            if self.args.root is not None and root != self.args.root:
+                self.fail(f"size {size}: root {root}, expected {self.args.root}")
+            for time, (algbw, busbw) in zip(times, rates):
+                self.finite_positive(f"size {size} time", time)
+                if time <= 0:
+                    continue
+                # Printed values are rounded: time to 2 significant decimals, rates to 0.01.
+                want = size / time * 1e-3
+                if not close(algbw, want, 0.0051, 0.02):
+                    self.fail(f"size {size}: algbw {algbw} is not size / time = {want:.4f}")
+                if self.args.busbw_factor is not None and not close(busbw, want * self.args.busbw_factor, 0.0051, 0.02):
+                    self.fail(f"size {size}: busbw {busbw} is not {want:.4f} x {self.args.busbw_factor}")
+            if self.args.validated and (fields[8] != "0" or (fields[9] != "-" and fields[12] != "0")):
+                self.fail(f"size {size}: #wrong {fields[8]} / {fields[12]}, expected 0")
+        self.check_sizes(sizes)
+        if not any(l.startswith("# Avg bus bandwidth    : ") for l in lines):
+            self.fail("no '# Avg bus bandwidth    : ' line")
+        if self.args.validated and not any(l.startswith("# validation: all sizes passed") for l in lines):
+            self.fail("no '# validation: all sizes passed' line")
+
     def check_text(self, lines):
+        if self.args.metric == "collective":
+            self.check_text_collective(lines)
+            return
         header = [l for l in lines if l.startswith("# Size")]
         first_column = "Bandwidth (MB/s)" if self.args.metric == "bandwidth" else "Avg Latency(us)"
         if len(header) != 1 or not re.match(r"^# Size\s+" + re.escape(first_column), header[0]):
@@ -144,7 +218,12 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("format", choices=["text", "csv", "json"])
     parser.add_argument("file")
-    parser.add_argument("--metric", choices=["latency", "bandwidth"], required=True)
+    parser.add_argument("--metric", choices=["latency", "bandwidth", "collective"], required=True)
+    parser.add_argument("--unit", type=int, default=1, help="collectives: sizes round down to this")
+    parser.add_argument("--busbw-factor", type=float, help="collectives: busbw = algbw x this")
+    parser.add_argument("--type", help="collectives: element type of every row")
+    parser.add_argument("--root", type=int, help="collectives: root of every row")
+    parser.add_argument("--no-in-place", action="store_true", help="collectives: in-place not run")
     parser.add_argument("--min", type=int, default=1)
     parser.add_argument("--max", type=int, required=True)
     parser.add_argument("--factor", type=float, default=2.0)

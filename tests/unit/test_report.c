@@ -11,8 +11,8 @@ static fp_host_t hosts[] = {{"node-a", 1}, {"node-b", 1}};
 static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
 {
     memset(m, 0, sizeof *m);
-    m->program = kind == FP_REPORT_LATENCY ? "fabperf_latency" : "fabperf_bw";
-    m->benchmark = kind == FP_REPORT_LATENCY ? "latency" : "bw";
+    m->program = kind == FP_REPORT_LATENCY ? "fabperf_latency" : kind == FP_REPORT_BANDWIDTH ? "fabperf_bw" : "fabperf_allreduce";
+    m->benchmark = m->program + strlen("fabperf_");
     m->title = "Test";
     m->report = kind;
     snprintf(m->date, sizeof m->date, "2026-01-02T03:04:05Z");
@@ -33,6 +33,16 @@ static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
     m->label = "tcp \"rxm\"";
     m->nenv = 2;
     m->env = env;
+    if (kind == FP_REPORT_COLLECTIVE) {
+        m->nranks = 4;
+        m->hosts[0].ranks = m->hosts[1].ranks = 2;
+        snprintf(m->backend, sizeof m->backend, "mpi (blocking MPI collectives)");
+        m->datatype = "float";
+        m->op = "sum";
+        m->root = -1;
+        m->busbw_formula = "2(n-1)/n";
+        m->busbw_factor = 1.5;
+    }
 }
 
 static void row_init(fp_row_t *r, size_t size, int check, int adaptive)
@@ -48,6 +58,31 @@ static void row_init(fp_row_t *r, size_t size, int check, int adaptive)
     r->target_met = adaptive ? 0 : -1;
     r->check = check;
     r->wrong = check ? 0 : 3;
+}
+
+/* An allreduce row of 4 ranks: busbw = S / t x 1.5. */
+static void collective_row(fp_row_t *r, size_t size, long ip_wrong, int validated)
+{
+    double times[FP_VAR_COUNT] = {2.0, 150.0, 12000.0};
+    row_init(r, size, validated ? ip_wrong == 0 : -1, 0);
+    r->count = size / 4;
+    r->type = "float";
+    r->redop = "sum";
+    r->root = -1;
+    for (int v = 0; v < FP_VAR_COUNT; v++) {
+        r->var[v] = r->time;
+        r->var[v].p50 = times[v] * (double)size / 1024;
+        r->var[v].p50_lo = r->var[v].p50 * 0.95;
+        r->var[v].p50_hi = r->var[v].p50 * 1.05;
+        r->var_batch[v] = v == FP_VAR_ISO ? 1 : 4;
+        r->algbw[v] = (double)size / r->var[v].p50 * 1e-3;
+        r->busbw[v] = r->algbw[v] * 1.5;
+        r->var_wrong[v] = validated ? (v == FP_VAR_IP ? ip_wrong : 0) : -1;
+    }
+    r->algbw[FP_VAR_ISO] = r->busbw[FP_VAR_ISO] = NAN;
+    r->var_wrong[FP_VAR_ISO] = -1;
+    r->time = r->var[FP_VAR_OOP];
+    r->wrong = validated ? ip_wrong : 0;
 }
 
 static void compare_golden(const char *name, const char *text)
@@ -86,6 +121,19 @@ static void render(const char *golden, fp_report_kind_t kind, fp_format_t format
     fp_row_t row;
     meta_init(&meta, kind);
     fp_report_begin(&report, out, format, &meta);
+    if (kind == FP_REPORT_COLLECTIVE) {
+        collective_row(&row, 1024, 0, 1);
+        fp_report_row(&report, &row);
+        collective_row(&row, 1 << 20, 5, 1);
+        fp_report_row(&report, &row);
+        collective_row(&row, 4096, 0, 0);
+        fp_report_row(&report, &row);
+        fp_report_end(&report, "complete", 1);
+        fclose(out);
+        compare_golden(golden, text);
+        free(text);
+        return;
+    }
     row_init(&row, 1, 1, 0);
     if (kind == FP_REPORT_BANDWIDTH) {
         row.osu = 64.0 / 2.25;
@@ -111,5 +159,8 @@ int main(void)
     render("latency.jsonl", FP_REPORT_LATENCY, FP_FORMAT_JSON);
     render("bandwidth.txt", FP_REPORT_BANDWIDTH, FP_FORMAT_TEXT);
     render("bandwidth.jsonl", FP_REPORT_BANDWIDTH, FP_FORMAT_JSON);
+    render("collective.txt", FP_REPORT_COLLECTIVE, FP_FORMAT_TEXT);
+    render("collective.csv", FP_REPORT_COLLECTIVE, FP_FORMAT_CSV);
+    render("collective.jsonl", FP_REPORT_COLLECTIVE, FP_FORMAT_JSON);
     return CHECK_DONE();
 }
