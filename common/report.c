@@ -252,21 +252,24 @@ static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row
         const column_t *c = cols[i];
         if (c->data_only)
             continue;
+        if (collective) /* a value wider than its column still leaves the fields apart */
+            fputc(' ', out);
+        int width = c->width - collective;
         if (c->type == COL_TEXT) {
-            fprintf(out, "%*s", c->width, c->str(row));
+            fprintf(out, "%*s", width, c->str(row));
             continue;
         }
         double v = c->get(row);
         if (c->type == COL_CHECK)
-            fprintf(out, "%*s", c->width, check_word(v));
+            fprintf(out, "%*s", width, check_word(v));
         else if (isnan(v))
-            fprintf(out, "%*s", c->width, c->type == COL_WRONG ? "N/A" : "-");
+            fprintf(out, "%*s", width, c->type == COL_WRONG ? "N/A" : "-");
         else if (c->type == COL_FLAG)
-            fprintf(out, "%*s", c->width, v != 0 ? "met" : "missed");
+            fprintf(out, "%*s", width, v != 0 ? "met" : "missed");
         else if (c->type == COL_TIME) /* nccl-tests: fewer decimals as times grow */
-            fprintf(out, "%*.*f", c->width, v >= 10000.0 ? 0 : v >= 100.0 ? 1 : 2, v);
+            fprintf(out, "%*.*f", width, v >= 10000.0 ? 0 : v >= 100.0 ? 1 : 2, v);
         else
-            fprintf(out, "%*.*f", c->width, c->precision, v);
+            fprintf(out, "%*.*f", width, c->precision, v);
     }
     fputc('\n', out);
 }
