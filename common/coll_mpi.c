@@ -87,7 +87,9 @@ static int mpi_bcast(fp_ctx_t *ctx, const void *send, void *recv, size_t count, 
 static int mpi_reduce(fp_ctx_t *ctx, const void *send, void *recv, size_t count, int root)
 {
     const void *from = ctx->in_place && ctx->rank == root ? MPI_IN_PLACE : send;
-    FP_MPI_CHECK(MPI_Reduce(from, recv, (int)count, mpi_type(ctx), mpi_op(ctx), root, ctx->comm));
+    /* Only the root receives; elsewhere the receive buffer would alias the send buffer. */
+    void *to = ctx->rank == root ? recv : NULL;
+    FP_MPI_CHECK(MPI_Reduce(from, to, (int)count, mpi_type(ctx), mpi_op(ctx), root, ctx->comm));
     return FP_OK;
 }
 

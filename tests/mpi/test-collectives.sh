@@ -27,7 +27,9 @@ unit() {
 options() {
     case $1 in
     allreduce | reduce_scatter) echo "-T $3 -o $4" ;;
-    reduce) echo "-T $3 -o $4 -r $(($2 - 1))" ;;
+    # Root 0: Debian's MPICH 4.0.2 crashes in MPI_Reduce(MPI_IN_PLACE) at another root from
+    # about 1K elements on (a plain MPI program shows it too).
+    reduce) echo "-T $3 -o $4 -r 0" ;;
     bcast) echo "-T $3 -r $(($2 - 1))" ;;
     *) echo "-T $3" ;;
     esac
@@ -44,7 +46,7 @@ for np in 1 2 4; do
         f=$(factor "$program" "$np")
         u=$(unit "$program" "$np" "$size")
         root=-1
-        case $program in bcast | reduce) root=$((np - 1)) ;; esac
+        case $program in bcast) root=$((np - 1)) ;; reduce) root=0 ;; esac
         # shellcheck disable=SC2046 # options are a word list by design
         run_job "$np" sm "fabperf_$program" -m 1:256K -f 8 -i 20 -x 2 -c $(options "$program" "$np" "$type" "$op")
         check "$program np=$np $type: exit 0" rc_is 0
