@@ -2,6 +2,7 @@
 #include <cuda_runtime_api.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "gpu.h"
 #include "memory.h"
@@ -151,6 +152,22 @@ const fp_timer_ops_t fp_timer_cuda = {
 
 /* ---- GPU choice ---- */
 
+/* The kernel module's version ("580.159.03"), which the runtime API does not give. */
+static void nvidia_driver_version(char *out, size_t len)
+{
+    char line[256];
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    snprintf(out, len, "unknown");
+    if (!f)
+        return;
+    if (fgets(line, sizeof line, f)) {
+        const char *p = strstr(line, "Kernel Module");
+        if (p)
+            sscanf(p, "Kernel Module %31[0-9.]", out);
+    }
+    fclose(f);
+}
+
 int fp_gpu_select(int local_rank, long requested, char *description, size_t len)
 {
     int count = 0, device, driver = 0, runtime = 0;
@@ -168,10 +185,13 @@ int fp_gpu_select(int local_rank, long requested, char *description, size_t len)
     char bus[32] = "";
     FP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device), 0);
     cudaDeviceGetPCIBusId(bus, sizeof bus, device);
+    char module[32];
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
-    snprintf(description, len, "device %d of %d: %s, PCI %s, driver API %d.%d, runtime %d.%d", device,
-             count, prop.name, bus, driver / 1000, driver % 1000 / 10, runtime / 1000, runtime % 1000 / 10);
+    nvidia_driver_version(module, sizeof module);
+    snprintf(description, len, "device %d of %d: %s, PCI %s, driver %s (CUDA %d.%d), runtime %d.%d",
+             device, count, prop.name, bus, module, driver / 1000, driver % 1000 / 10,
+             runtime / 1000, runtime % 1000 / 10);
     return FP_OK;
 }
 

@@ -162,7 +162,7 @@ static void fill_row(fp_run_t *run, size_t bytes, long batch, size_t n, fp_row_t
 int fp_measure_size(fp_run_t *run, size_t bytes, fp_row_t *row)
 {
     long batch;
-    size_t n;
+    size_t n = 0;
     int met = -1;
     FP_CHECK(warm_up(run, bytes, &batch));
     if (run->params.adaptive) {
@@ -176,6 +176,7 @@ int fp_measure_size(fp_run_t *run, size_t bytes, fp_row_t *row)
     FP_CHECK(run->timer->collect(0, n));
     fill_row(run, bytes, batch, n, row);
     row->target_met = met;
+    row->staged = run->params.staging;
     row->check = -1;
     row->wrong = 0;
     return FP_OK;

@@ -11,6 +11,7 @@ typedef struct column {
     int width, precision;
     col_type_t type;
     double (*get)(const fp_row_t *row);
+    const char *yes, *no; /* COL_FLAG words in text */
 } column_t;
 
 static double get_size(const fp_row_t *r) { return (double)r->size; }
@@ -30,6 +31,7 @@ static double get_ci_pct(const fp_row_t *r) { return r->time.has_ci ? r->time.ci
 static double get_samples(const fp_row_t *r) { return (double)r->time.n; }
 static double get_batch(const fp_row_t *r) { return (double)r->batch; }
 static double get_target(const fp_row_t *r) { return r->target_met < 0 ? NAN : r->target_met; }
+static double get_staged(const fp_row_t *r) { return r->staged; }
 static double get_check(const fp_row_t *r) { return r->check < 0 ? NAN : r->check; }
 static double get_wrong(const fp_row_t *r) { return r->check < 0 ? NAN : (double)r->wrong; }
 
@@ -51,18 +53,19 @@ static const column_t col_stddev = {"stddev_us", "Stddev(us)", 12, 2, COL_REAL, 
 static const column_t col_ci_pct = {"ci_halfwidth_pct", "CI+-%", 8, 2, COL_REAL, get_ci_pct};
 static const column_t col_samples = {"samples", "Samples", 9, 0, COL_COUNT, get_samples};
 static const column_t col_batch = {"batch", "Batch", 7, 0, COL_COUNT, get_batch};
-static const column_t col_target = {"target_met", "Target", 7, 0, COL_FLAG, get_target};
+static const column_t col_target = {"target_met", "Target", 7, 0, COL_FLAG, get_target, "met", "missed"};
+static const column_t col_staged = {"staged", "Staged", 7, 0, COL_FLAG, get_staged, "yes", "no"};
 static const column_t col_check = {"validation", "Check", 7, 0, COL_CHECK, get_check};
 static const column_t col_wrong = {"wrong", "Wrong", 7, 0, COL_COUNT, get_wrong};
 
 static const column_t *const latency_layout[] = {
     &col_size, &col_avg_latency, &col_min, &col_p50, &col_p50_lo, &col_p50_hi, &col_p99, &col_max,
-    &col_stddev, &col_ci_pct, &col_samples, &col_batch, &col_target, &col_check, &col_wrong, NULL,
+    &col_stddev, &col_ci_pct, &col_samples, &col_batch, &col_target, &col_staged, &col_check, &col_wrong, NULL,
 };
 static const column_t *const bandwidth_layout[] = {
     &col_size, &col_bandwidth, &col_bw_p50, &col_bw_lo, &col_bw_hi, &col_mean, &col_min, &col_p50,
     &col_p50_lo, &col_p50_hi, &col_p99, &col_max, &col_stddev, &col_ci_pct, &col_samples,
-    &col_batch, &col_target, &col_check, &col_wrong, NULL,
+    &col_batch, &col_target, &col_staged, &col_check, &col_wrong, NULL,
 };
 
 static const column_t *const *layout_of(fp_report_kind_t kind)
@@ -140,7 +143,7 @@ static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row
         else if (isnan(v))
             fprintf(out, "%*s", cols[i]->width, "-");
         else if (cols[i]->type == COL_FLAG)
-            fprintf(out, "%*s", cols[i]->width, v != 0 ? "met" : "missed");
+            fprintf(out, "%*s", cols[i]->width, v != 0 ? cols[i]->yes : cols[i]->no);
         else
             fprintf(out, "%*.*f", cols[i]->width, cols[i]->precision, v);
     }
