@@ -1,5 +1,6 @@
 /* CUDA build: pinned, device and managed memory kinds, CUDA-event timer, GPU choice. */
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,12 +153,28 @@ const fp_timer_ops_t fp_timer_cuda = {
 
 /* ---- GPU choice ---- */
 
-/* The kernel module's version ("580.159.03"), which the runtime API does not give. */
+/* The driver's version ("580.159.03"), which the runtime API does not give: from NVML when it
+ * loads (no link-time dependency), else from the kernel module's /proc entry. */
 static void nvidia_driver_version(char *out, size_t len)
 {
+    snprintf(out, len, "unknown");
+    void *nvml = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (nvml) {
+        int (*init)(void) = (int (*)(void))dlsym(nvml, "nvmlInit_v2");
+        int (*version)(char *, unsigned) = (int (*)(char *, unsigned))dlsym(nvml, "nvmlSystemGetDriverVersion");
+        int (*shutdown)(void) = (int (*)(void))dlsym(nvml, "nvmlShutdown");
+        if (init && version && shutdown && init() == 0) {
+            char text[96];
+            if (version(text, sizeof text) == 0)
+                snprintf(out, len, "%s", text);
+            shutdown();
+        }
+        dlclose(nvml);
+        if (strcmp(out, "unknown") != 0)
+            return;
+    }
     char line[256];
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
-    snprintf(out, len, "unknown");
     if (!f)
         return;
     if (fgets(line, sizeof line, f)) {
@@ -185,7 +202,7 @@ int fp_gpu_select(int local_rank, long requested, char *description, size_t len)
     char bus[32] = "";
     FP_CUDA_CHECK(cudaGetDeviceProperties(&prop, device), 0);
     cudaDeviceGetPCIBusId(bus, sizeof bus, device);
-    char module[32];
+    char module[96];
     cudaDriverGetVersion(&driver);
     cudaRuntimeGetVersion(&runtime);
     nvidia_driver_version(module, sizeof module);

@@ -54,7 +54,8 @@ done
 if [ "$aware" != no ]; then set -- ; else set -- --staging; fi
 run_job 2 default fabperf_latency -d cuda "$@" --timer cuda -m 1:64K -i 100 -x 10 --format json
 check "-d cuda --timer cuda: exit 0" rc_is 0
-check "-d cuda --timer cuda: rows parse" check_output json "$work/out" --metric latency --max 65536
+if [ "$aware" != no ]; then set -- ; else set -- --staged; fi
+check "-d cuda --timer cuda: rows parse" check_output json "$work/out" --metric latency --max 65536 "$@"
 check "-d cuda: buffers D D, timer CUDA events" \
     test "$(json_field "$work/out" buffers)/$(json_field "$work/out" timer)" = "D D/CUDA events"
 finish
