@@ -272,6 +272,7 @@ int fp_measure_size(fp_run_t *run, size_t bytes, fp_row_t *row)
     FP_CHECK(sample_size(run, bytes, &batch, &n, &met));
     fill_row(run, bytes, batch, n, row);
     row->target_met = met;
+    row->staged = run->params.staging;
     row->check = -1;
     row->wrong = 0;
     return FP_OK;

@@ -1,4 +1,5 @@
 #include "options.h"
+#include "run.h"
 
 #include "collective.h"
 
@@ -29,7 +30,7 @@ const fp_option_t fp_options[] = {
     {0, "step-bytes", FP_OPT_SIZE, FIELD(step_bytes), "SIZE", NULL, 1, (double)FP_SIZE_LIMIT, NULL,
      NULL, 0, "next size = size + SIZE instead (nccl-tests -i)"},
     {'i', "iterations", FP_OPT_LONG, FIELD(iterations), "N", "default", 1, 1e9, NULL, "default", 0,
-     "timed operations per size (OSU -i); default: OSU's per size class"},
+     "timed operations per size (OSU -i)"},
     {'n', "iters", FP_OPT_LONG, FIELD(iterations), "N", NULL, 1, 1e9, NULL, NULL, 0,
      "same as -i (nccl-tests -n)"},
     {'x', "warmup", FP_OPT_LONG, FIELD(warmup), "N", "default", 1, 1e9, NULL, "default", 0,
@@ -420,6 +421,12 @@ void fp_options_help(const fp_bench_t *bench, FILE *out)
         fprintf(out, "  %-28s %s", left, o->help);
         if (o->type == FP_OPT_RANGE)
             fprintf(out, " [default: 1:%s]", max);
+        else if (o->offset == FIELD(iterations) && o->default_text)
+            fprintf(out, " [default: OSU's, %ld up to 8K, %ld above]", fp_default_iterations(bench, 1),
+                    fp_default_iterations(bench, 1 << 20));
+        else if (o->offset == FIELD(warmup) && o->default_text)
+            fprintf(out, " [default: OSU's, %ld up to 8K, %ld above]", fp_default_warmup(bench, 1),
+                    fp_default_warmup(bench, 1 << 20));
         else if (o->default_text)
             fprintf(out, " [default: %s]", o->default_text);
         fputc('\n', out);

@@ -13,6 +13,7 @@ typedef struct column {
     int width, precision;
     col_type_t type;
     double (*get)(const fp_row_t *row);
+    const char *yes, *no; /* COL_FLAG words in text */
     const char *(*str)(const fp_row_t *row); /* COL_TEXT */
     const char *group, *unit; /* text header lines above and below the names (collectives) */
     int data_only;
@@ -35,31 +36,32 @@ static double get_ci_pct(const fp_row_t *r) { return r->time.has_ci ? r->time.ci
 static double get_samples(const fp_row_t *r) { return (double)r->time.n; }
 static double get_batch(const fp_row_t *r) { return (double)r->batch; }
 static double get_target(const fp_row_t *r) { return r->target_met < 0 ? NAN : r->target_met; }
+static double get_staged(const fp_row_t *r) { return r->staged; }
 static double get_check(const fp_row_t *r) { return r->check < 0 ? NAN : r->check; }
 static double get_wrong(const fp_row_t *r) { return r->check < 0 ? NAN : (double)r->wrong; }
 
 /* The schema. Text keeps OSU's first two columns ("%-10zu%18.2f") so their parsers still work. */
-static const column_t col_size = {"size", "# Size", 10, 0, COL_COUNT, get_size, NULL, NULL, NULL, 0};
-static const column_t col_avg_latency = {"avg_us", "Avg Latency(us)", 18, 2, COL_REAL, get_osu, NULL, NULL, NULL, 0};
-static const column_t col_bandwidth = {"bw_mbps", "Bandwidth (MB/s)", 18, 2, COL_REAL, get_osu, NULL, NULL, NULL, 0};
-static const column_t col_bw_p50 = {"bw_p50_mbps", "P50(MB/s)", 12, 2, COL_REAL, get_bw_p50, NULL, NULL, NULL, 0};
-static const column_t col_bw_lo = {"bw_ci_lo_mbps", "CIlo(MB/s)", 12, 2, COL_REAL, get_bw_lo, NULL, NULL, NULL, 0};
-static const column_t col_bw_hi = {"bw_ci_hi_mbps", "CIhi(MB/s)", 12, 2, COL_REAL, get_bw_hi, NULL, NULL, NULL, 0};
-static const column_t col_mean = {"avg_us", "Avg(us)", 12, 2, COL_REAL, get_mean, NULL, NULL, NULL, 0};
-static const column_t col_min = {"min_us", "Min(us)", 12, 2, COL_REAL, get_min, NULL, NULL, NULL, 0};
-static const column_t col_p50 = {"p50_us", "P50(us)", 12, 2, COL_REAL, get_p50, NULL, NULL, NULL, 0};
-static const column_t col_p50_lo = {"p50_ci_lo_us", "CIlo(us)", 12, 2, COL_REAL, get_p50_lo, NULL, NULL, NULL, 0};
-static const column_t col_p50_hi = {"p50_ci_hi_us", "CIhi(us)", 12, 2, COL_REAL, get_p50_hi, NULL, NULL, NULL, 0};
-static const column_t col_p99 = {"p99_us", "P99(us)", 12, 2, COL_REAL, get_p99, NULL, NULL, NULL, 0};
-static const column_t col_max = {"max_us", "Max(us)", 12, 2, COL_REAL, get_max, NULL, NULL, NULL, 0};
-static const column_t col_stddev = {"stddev_us", "Stddev(us)", 12, 2, COL_REAL, get_stddev, NULL, NULL, NULL, 0};
-static const column_t col_ci_pct = {"ci_halfwidth_pct", "CI+-%", 8, 2, COL_REAL, get_ci_pct, NULL, NULL, NULL, 0};
-static const column_t col_samples = {"samples", "Samples", 9, 0, COL_COUNT, get_samples, NULL, NULL, NULL, 0};
-static const column_t col_batch = {"batch", "Batch", 7, 0, COL_COUNT, get_batch, NULL, NULL, NULL, 0};
-static const column_t col_target = {"target_met", "Target", 7, 0, COL_FLAG, get_target, NULL, NULL, NULL, 0};
-static const column_t col_check = {"validation", "Check", 7, 0, COL_CHECK, get_check, NULL, NULL, NULL, 0};
-static const column_t col_wrong = {"wrong", "Wrong", 7, 0, COL_COUNT, get_wrong, NULL, NULL, NULL, 0};
-
+static const column_t col_size = {"size", "# Size", 10, 0, COL_COUNT, get_size, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_avg_latency = {"avg_us", "Avg Latency(us)", 18, 2, COL_REAL, get_osu, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_bandwidth = {"bw_mbps", "Bandwidth (MB/s)", 18, 2, COL_REAL, get_osu, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_bw_p50 = {"bw_p50_mbps", "P50(MB/s)", 12, 2, COL_REAL, get_bw_p50, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_bw_lo = {"bw_ci_lo_mbps", "CIlo(MB/s)", 12, 2, COL_REAL, get_bw_lo, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_bw_hi = {"bw_ci_hi_mbps", "CIhi(MB/s)", 12, 2, COL_REAL, get_bw_hi, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_mean = {"avg_us", "Avg(us)", 12, 2, COL_REAL, get_mean, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_min = {"min_us", "Min(us)", 12, 2, COL_REAL, get_min, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_p50 = {"p50_us", "P50(us)", 12, 2, COL_REAL, get_p50, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_p50_lo = {"p50_ci_lo_us", "CIlo(us)", 12, 2, COL_REAL, get_p50_lo, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_p50_hi = {"p50_ci_hi_us", "CIhi(us)", 12, 2, COL_REAL, get_p50_hi, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_p99 = {"p99_us", "P99(us)", 12, 2, COL_REAL, get_p99, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_max = {"max_us", "Max(us)", 12, 2, COL_REAL, get_max, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_stddev = {"stddev_us", "Stddev(us)", 12, 2, COL_REAL, get_stddev, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_ci_pct = {"ci_halfwidth_pct", "CI+-%", 8, 2, COL_REAL, get_ci_pct, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_samples = {"samples", "Samples", 9, 0, COL_COUNT, get_samples, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_batch = {"batch", "Batch", 7, 0, COL_COUNT, get_batch, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_target = {"target_met", "Target", 7, 0, COL_FLAG, get_target, "met", "missed", NULL, NULL, NULL, 0};
+static const column_t col_staged = {"staged", "Staged", 7, 0, COL_FLAG, get_staged, "yes", "no", NULL, NULL, NULL, 0};
+static const column_t col_check = {"validation", "Check", 7, 0, COL_CHECK, get_check, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_wrong = {"wrong", "Wrong", 7, 0, COL_COUNT, get_wrong, NULL, NULL, NULL, NULL, NULL, 0};
 
 /* ---- collectives: nccl-tests' columns, then fabperf's statistics ---- */
 static const char *get_type(const fp_row_t *r) { return r->type; }
@@ -83,39 +85,39 @@ VAR_RATES(ip, FP_VAR_IP)
 
 #define OOP "out-of-place"
 #define IP "in-place"
-static const column_t ccol_size = {"size", "size", 12, 0, COL_COUNT, get_size, NULL, NULL, "(B)", 0};
-static const column_t ccol_count = {"count", "count", 14, 0, COL_COUNT, get_count, NULL, NULL, "(elements)", 0};
-static const column_t ccol_type = {"datatype", "type", 10, 0, COL_TEXT, NULL, get_type, NULL, NULL, 0};
-static const column_t ccol_redop = {"redop", "redop", 8, 0, COL_TEXT, NULL, get_redop, NULL, NULL, 0};
-static const column_t ccol_root = {"root", "root", 8, 0, COL_COUNT, get_root, NULL, NULL, NULL, 0};
+static const column_t ccol_size = {"size", "size", 12, 0, COL_COUNT, get_size, NULL, NULL, NULL, NULL, "(B)", 0};
+static const column_t ccol_count = {"count", "count", 14, 0, COL_COUNT, get_count, NULL, NULL, NULL, NULL, "(elements)", 0};
+static const column_t ccol_type = {"datatype", "type", 10, 0, COL_TEXT, NULL, NULL, NULL, get_type, NULL, NULL, 0};
+static const column_t ccol_redop = {"redop", "redop", 8, 0, COL_TEXT, NULL, NULL, NULL, get_redop, NULL, NULL, 0};
+static const column_t ccol_root = {"root", "root", 8, 0, COL_COUNT, get_root, NULL, NULL, NULL, NULL, NULL, 0};
 #define VAR_COLUMNS(v, G)                                                                          \
-    static const column_t ccol_##v##_time = {#v "_p50_us", "time", 9, 2, COL_TIME, get_##v##_p50, NULL, G, "(us)", 0}; \
-    static const column_t ccol_##v##_algbw = {#v "_algbw_gbps", "algbw", 8, 2, COL_REAL, get_##v##_algbw, NULL, G, "(GB/s)", 0}; \
-    static const column_t ccol_##v##_busbw = {#v "_busbw_gbps", "busbw", 8, 2, COL_REAL, get_##v##_busbw, NULL, G, "(GB/s)", 0}; \
-    static const column_t ccol_##v##_wrong = {#v "_wrong", "#wrong", 7, 0, COL_WRONG, get_##v##_wrong, NULL, G, NULL, 0};
+    static const column_t ccol_##v##_time = {#v "_p50_us", "time", 9, 2, COL_TIME, get_##v##_p50, NULL, NULL, NULL, G, "(us)", 0}; \
+    static const column_t ccol_##v##_algbw = {#v "_algbw_gbps", "algbw", 8, 2, COL_REAL, get_##v##_algbw, NULL, NULL, NULL, G, "(GB/s)", 0}; \
+    static const column_t ccol_##v##_busbw = {#v "_busbw_gbps", "busbw", 8, 2, COL_REAL, get_##v##_busbw, NULL, NULL, NULL, G, "(GB/s)", 0}; \
+    static const column_t ccol_##v##_wrong = {#v "_wrong", "#wrong", 7, 0, COL_WRONG, get_##v##_wrong, NULL, NULL, NULL, G, NULL, 0};
 #define VAR_CI(v)                                                                                  \
-    static const column_t ccol_##v##_lo = {#v "_p50_ci_lo_us", #v ":lo", 10, 2, COL_TIME, get_##v##_lo, NULL, NULL, "(us)", 0}; \
-    static const column_t ccol_##v##_hi = {#v "_p50_ci_hi_us", #v ":hi", 10, 2, COL_TIME, get_##v##_hi, NULL, NULL, "(us)", 0};
+    static const column_t ccol_##v##_lo = {#v "_p50_ci_lo_us", #v ":lo", 10, 2, COL_TIME, get_##v##_lo, NULL, NULL, NULL, NULL, "(us)", 0}; \
+    static const column_t ccol_##v##_hi = {#v "_p50_ci_hi_us", #v ":hi", 10, 2, COL_TIME, get_##v##_hi, NULL, NULL, NULL, NULL, "(us)", 0};
 VAR_COLUMNS(oop, OOP)
 VAR_COLUMNS(ip, IP)
 VAR_CI(oop)
 VAR_CI(ip)
 VAR_CI(iso)
-static const column_t ccol_iso_time = {"iso_p50_us", "iso:time", 10, 2, COL_TIME, get_iso_p50, NULL, NULL, "(us)", 0};
-static const column_t ccol_samples = {"samples", "samples", 9, 0, COL_COUNT, get_samples, NULL, NULL, NULL, 0};
-static const column_t ccol_batch = {"batch", "batch", 7, 0, COL_COUNT, get_batch, NULL, NULL, NULL, 0};
-static const column_t ccol_target = {"target_met", "target", 8, 0, COL_FLAG, get_target, NULL, NULL, NULL, 0};
+static const column_t ccol_iso_time = {"iso_p50_us", "iso:time", 10, 2, COL_TIME, get_iso_p50, NULL, NULL, NULL, NULL, "(us)", 0};
+static const column_t ccol_samples = {"samples", "samples", 9, 0, COL_COUNT, get_samples, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t ccol_batch = {"batch", "batch", 7, 0, COL_COUNT, get_batch, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t ccol_target = {"target_met", "target", 8, 0, COL_FLAG, get_target, "met", "missed", NULL, NULL, NULL, 0};
 /* The out-of-place statistics under generic keys, so that consumers of every fabperf result work. */
-static const column_t ccol_p50 = {"p50_us", "", 0, 0, COL_REAL, get_p50, NULL, NULL, NULL, 1};
-static const column_t ccol_p50_lo = {"p50_ci_lo_us", "", 0, 0, COL_REAL, get_p50_lo, NULL, NULL, NULL, 1};
-static const column_t ccol_p50_hi = {"p50_ci_hi_us", "", 0, 0, COL_REAL, get_p50_hi, NULL, NULL, NULL, 1};
-static const column_t ccol_min = {"min_us", "", 0, 0, COL_REAL, get_min, NULL, NULL, NULL, 1};
-static const column_t ccol_max = {"max_us", "", 0, 0, COL_REAL, get_max, NULL, NULL, NULL, 1};
-static const column_t ccol_mean = {"avg_us", "", 0, 0, COL_REAL, get_mean, NULL, NULL, NULL, 1};
-static const column_t ccol_p99 = {"p99_us", "", 0, 0, COL_REAL, get_p99, NULL, NULL, NULL, 1};
-static const column_t ccol_stddev = {"stddev_us", "", 0, 0, COL_REAL, get_stddev, NULL, NULL, NULL, 1};
-static const column_t ccol_check = {"validation", "", 0, 0, COL_CHECK, get_check, NULL, NULL, NULL, 1};
-static const column_t ccol_wrong = {"wrong", "", 0, 0, COL_COUNT, get_wrong, NULL, NULL, NULL, 1};
+static const column_t ccol_p50 = {"p50_us", "", 0, 0, COL_REAL, get_p50, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_p50_lo = {"p50_ci_lo_us", "", 0, 0, COL_REAL, get_p50_lo, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_p50_hi = {"p50_ci_hi_us", "", 0, 0, COL_REAL, get_p50_hi, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_min = {"min_us", "", 0, 0, COL_REAL, get_min, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_max = {"max_us", "", 0, 0, COL_REAL, get_max, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_mean = {"avg_us", "", 0, 0, COL_REAL, get_mean, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_p99 = {"p99_us", "", 0, 0, COL_REAL, get_p99, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_stddev = {"stddev_us", "", 0, 0, COL_REAL, get_stddev, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_check = {"validation", "", 0, 0, COL_CHECK, get_check, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_wrong = {"wrong", "", 0, 0, COL_COUNT, get_wrong, NULL, NULL, NULL, NULL, NULL, 1};
 
 static const column_t *const collective_layout[] = {
     &ccol_size, &ccol_count, &ccol_type, &ccol_redop, &ccol_root,
@@ -129,12 +131,12 @@ static const column_t *const collective_layout[] = {
 
 static const column_t *const latency_layout[] = {
     &col_size, &col_avg_latency, &col_min, &col_p50, &col_p50_lo, &col_p50_hi, &col_p99, &col_max,
-    &col_stddev, &col_ci_pct, &col_samples, &col_batch, &col_target, &col_check, &col_wrong, NULL,
+    &col_stddev, &col_ci_pct, &col_samples, &col_batch, &col_target, &col_staged, &col_check, &col_wrong, NULL,
 };
 static const column_t *const bandwidth_layout[] = {
     &col_size, &col_bandwidth, &col_bw_p50, &col_bw_lo, &col_bw_hi, &col_mean, &col_min, &col_p50,
     &col_p50_lo, &col_p50_hi, &col_p99, &col_max, &col_stddev, &col_ci_pct, &col_samples,
-    &col_batch, &col_target, &col_check, &col_wrong, NULL,
+    &col_batch, &col_target, &col_staged, &col_check, &col_wrong, NULL,
 };
 
 static const column_t *const *layout_of(fp_report_kind_t kind)
@@ -265,7 +267,7 @@ static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row
         else if (isnan(v))
             fprintf(out, "%*s", width, c->type == COL_WRONG ? "N/A" : "-");
         else if (c->type == COL_FLAG)
-            fprintf(out, "%*s", width, v != 0 ? "met" : "missed");
+            fprintf(out, "%*s", width, v != 0 ? c->yes : c->no);
         else if (c->type == COL_TIME) /* nccl-tests: fewer decimals as times grow */
             fprintf(out, "%*.*f", width, v >= 10000.0 ? 0 : v >= 100.0 ? 1 : 2, v);
         else

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shared helpers of the MPI tests (sourced). Environment from the test harness:
 # FABPERF_BIN (programs), FABPERF_LAUNCH (launcher wrapper), FABPERF_TESTS_DIR, PYTHON3.
 set -u

@@ -1,3 +1,4 @@
+# shellcheck shell=sh disable=SC2154 # transport is set by the sourcing test
 # The point-to-point suite over one transport (sourced with $transport set).
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
