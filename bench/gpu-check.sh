@@ -37,9 +37,11 @@ build system CC=mpicc --with-cuda=/usr/local/cuda || exit 1
     build aware CC="$prefix/bin/mpicc" --with-cuda=/usr/local/cuda
 ) || exit 1
 
-# The core's tests and the GPU test (the host-only tests run in CI).
-tests="tests/unit/test_stats tests/unit/test_sizes tests/unit/test_options tests/unit/test_report tests/gpu/test-gpu.sh"
+# The core's tests and the GPU tests (the host-only tests run in CI); NCCL's once.
+unit="tests/unit/test_stats tests/unit/test_sizes tests/unit/test_options tests/unit/test_report"
 for name in system aware; do
+    tests="$unit tests/gpu/test-gpu.sh"
+    [ "$name" = system ] && tests="$tests tests/gpu/test-nccl.sh"
     (
         if [ "$name" = aware ]; then
             export OPAL_PREFIX="$prefix" PATH="$prefix/bin:$PATH" LD_LIBRARY_PATH="$prefix/lib:${LD_LIBRARY_PATH:-}"
@@ -49,6 +51,7 @@ for name in system aware; do
     echo "== make check ($name MPI)"
     grep -E "^(PASS|FAIL|SKIP|ERROR|# )" "$logs/check-$name.log"
     cp "build-$name/tests/gpu/test-gpu.log" "$logs/test-gpu-$name.log" 2>/dev/null
+    cp "build-$name/tests/gpu/test-nccl.log" "$logs/test-nccl-$name.log" 2>/dev/null
 done
 
 echo "== performance (CUDA-aware MPI, 2 ranks on one GPU)"
@@ -79,4 +82,36 @@ for size in sorted(direct):
     print(f"{size:>10} {d:>14.1f} {s:>14.1f} {s / d:>14.3f}")
 PY
 ) 2>&1 | tee "$logs/performance.txt"
+
+echo "== NCCL backend, one rank (system build)"
+(
+    cd build-system || exit 1
+    mpirun -np 1 collective/fabperf_allreduce --backend nccl -c -b 8 -e 1G -f 32 -i 50 -x 5 >"$logs/nccl-allreduce.txt"
+    tail -n 20 "$logs/nccl-allreduce.txt"
+    copy=$(bench/fabperf_cuda_copy 1073741824 20 | awk '{ print $2 }')
+    mpirun -np 1 collective/fabperf_allreduce --backend nccl -b 1G -e 1G -i 20 -x 5 --format json >"$logs/nccl-1G.json"
+    mpirun -np 1 collective/fabperf_allreduce --backend nccl -b 8 -e 8 -i 10000 -x 100 --format json >"$logs/nccl-8B.json"
+    loop=$(bench/fabperf_nccl_loop 8 10000 | awk '{ print $2 }')
+    python3 - "$logs/nccl-1G.json" "$logs/nccl-8B.json" "$copy" "$loop" <<'PY'
+import json, sys
+def row(path):
+    return [r for r in map(json.loads, open(path)) if r["type"] == "row"][0]
+big, small = row(sys.argv[1]), row(sys.argv[2])
+copy_mbps, loop_us = float(sys.argv[3]), float(sys.argv[4])
+copy_us = 1073741824 / copy_mbps
+print(f"1 GiB allreduce (float sum, out-of-place) p50 {big['oop_p50_us']:.1f} us; cudaMemcpy D2D 1 GiB {copy_us:.1f} us; "
+      f"copy/allreduce {copy_us / big['oop_p50_us']:.3f}")
+print(f"8 B allreduce: fabperf per call {small['oop_p50_us']:.3f} us (batch {small['batch']}), isolated {small['iso_p50_us']:.3f} us; "
+      f"bare loop {loop_us:.3f} us; fabperf/loop {small['oop_p50_us'] / loop_us:.3f}")
+PY
+) 2>&1 | tee "$logs/nccl-performance.txt"
+
+echo "== MPI backend with device buffers (CUDA-aware build, 2 ranks on one GPU)"
+(
+    export OPAL_PREFIX="$prefix" PATH="$prefix/bin:$PATH" LD_LIBRARY_PATH="$prefix/lib:${LD_LIBRARY_PATH:-}"
+    cd build-aware || exit 1
+    for program in allreduce bcast; do
+        mpirun -np 2 "collective/fabperf_$program" D D -c -m 4:16M -f 16 -i 20 -x 2 || status=1
+    done
+) 2>&1 | tee "$logs/mpi-device-collectives.txt" | tail -n 12
 exit "$status"

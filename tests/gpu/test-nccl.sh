@@ -1,0 +1,35 @@
+#!/bin/sh
+# Every collective on the NCCL backend with one rank on one GPU: validation on, nccl-tests
+# layout parsed, busbw against the formula; half and bfloat16 allreduce; the NCCL version and
+# environment in the header. Skips (77) without NCCL in the build or without a GPU.
+# shellcheck source=tests/lib.sh
+. "$FABPERF_TESTS_DIR/lib.sh"
+FABPERF_BIN=${FABPERF_COLL_BIN:?run through make check}
+
+if [ "${FABPERF_NCCL_BUILT:-no}" != yes ] || [ -z "${FABPERF_GPU_PROBE:-}" ]; then
+    echo "SKIP: built without NCCL"
+    exit 77
+fi
+"$FABPERF_GPU_PROBE" || exit 77
+
+for program in allreduce allgather reduce_scatter bcast reduce alltoall; do
+    factor=0 root=-1 inplace=""
+    case $program in bcast | reduce) factor=1 root=0 ;; esac
+    [ "$program" = alltoall ] && inplace=--no-in-place
+    NCCL_DEBUG=WARN run_job 1 default "fabperf_$program" --backend nccl -m 4:64M -f 16 -i 20 -x 5 -c
+    check "nccl $program: exit 0" rc_is 0
+    # shellcheck disable=SC2086 # inplace is empty or one word
+    check "nccl $program: rows parse, #wrong 0, busbw = algbw x $factor" check_output text "$work/out" \
+        --metric collective --min 4 --max 67108864 --factor 16 --unit 4 --busbw-factor "$factor" \
+        --validated --type float --root "$root" $inplace
+    check "nccl $program: header names NCCL and the GPU" sh -c \
+        "grep -q '^# backend: nccl' '$work/out' && grep -q '^# gpu: .*PCI' '$work/out'"
+done
+
+for type in half bfloat16 double int32 int64; do
+    run_job 1 default fabperf_allreduce --backend nccl -T "$type" -o max -m 8:1M -f 32 -i 20 -x 5 -c --format json
+    check "nccl allreduce $type max: exit 0" rc_is 0
+    check "nccl allreduce $type max: rows Pass" check_output json "$work/out" --metric collective \
+        --min 8 --max 1048576 --factor 32 --unit 8 --busbw-factor 0 --validated
+done
+finish
