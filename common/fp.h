@@ -41,6 +41,7 @@ typedef struct fp_params {
     long device;               /* --device: GPU index, -1 = from the node-local rank */
     int timer;                 /* --timer, an fp_timer_kind_t */
     int staging;               /* --staging: move device data through pinned host buffers */
+    long timeout_s;            /* --timeout: per-size watchdog, seconds; -1 = auto (guard.c) */
     int help, version;
 } fp_params_t;
 
