@@ -267,10 +267,12 @@ void fp_report_end(fp_report_t *r, const char *status, int failures)
         fp_json_string(r->out, status);
         fprintf(r->out, ",\"failures\":%d}\n", failures);
     } else if (r->format == FP_FORMAT_TEXT) {
-        if (strcmp(status, "complete") != 0)
-            fprintf(r->out, "# run cut short: %s\n", status);
+        int complete = strcmp(status, "complete") == 0;
+        if (!complete)
+            fprintf(r->out, "# run %s\n", status);
         if (r->meta->validate)
-            fprintf(r->out, "# validation: %s\n", failures ? "FAILED" : "all sizes passed");
+            fprintf(r->out, "# validation: %s\n",
+                    failures ? "FAILED" : complete ? "all sizes passed" : "the sizes above passed");
     }
     fflush(r->out);
 }
