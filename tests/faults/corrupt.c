@@ -2,7 +2,9 @@
  *
  * Environment (sizes in bytes, of one received message or collective result buffer):
  *   FP_CORRUPT_SIZE=N  flip one byte (the middle one) of EVERY message of exactly N bytes received,
- *                      so that the validation round at size N is sure to see it; host buffers only
+ *                      so that the validation round at size N is sure to see it; host buffers only.
+ *                      Non-blocking receives into one buffer (a window) flip it once, not once
+ *                      per message, which would undo the flip for an even window
  *   FP_STALL_SIZE=N    stop for good (sleep) on the first receive of N bytes: a hung peer
  *   FP_DIE_SIZE=N      kill -9 itself on the first receive of N bytes: a dead peer
  *   FP_FAULT_RANK=R    only this rank of MPI_COMM_WORLD misbehaves (default: every rank for
@@ -22,6 +24,10 @@ static struct {
     MPI_Request request;
     unsigned char *buffer;
 } pending[MAX_PENDING];
+
+/* Buffers flipped since the last non-blocking receive was posted into them. */
+#define MAX_FLIPPED 64
+static unsigned char *flipped[MAX_FLIPPED];
 
 static long env_long(const char *name)
 {
@@ -84,6 +90,9 @@ static void flip(void *buffer, long bytes)
 
 static void track(MPI_Request request, void *buffer)
 {
+    for (int i = 0; i < MAX_FLIPPED; i++)
+        if (flipped[i] == buffer)
+            flipped[i] = NULL;
     for (int i = 0; i < MAX_PENDING; i++)
         if (!pending[i].buffer) {
             pending[i].request = request;
@@ -99,8 +108,18 @@ static void completed(MPI_Request request)
         return;
     for (int i = 0; i < MAX_PENDING; i++)
         if (pending[i].buffer && pending[i].request == request) {
-            flip(pending[i].buffer, env_long("FP_CORRUPT_SIZE"));
+            unsigned char *buffer = pending[i].buffer;
             pending[i].buffer = NULL;
+            int free_slot = -1;
+            for (int f = 0; f < MAX_FLIPPED; f++) {
+                if (flipped[f] == buffer)
+                    return;
+                if (!flipped[f] && free_slot < 0)
+                    free_slot = f;
+            }
+            flip(buffer, env_long("FP_CORRUPT_SIZE"));
+            if (free_slot >= 0)
+                flipped[free_slot] = buffer;
             return;
         }
 }
