@@ -419,5 +419,7 @@ void fp_options_help(const fp_bench_t *bench, FILE *out)
             fprintf(out, " [default: %s]", o->default_text);
         fputc('\n', out);
     }
-    fprintf(out, "\nExit status: 0 success, 1 validation failure or runtime error, 2 bad usage.\n");
+    fprintf(out, "\nExit status: 0 success, 1 validation failure, runtime error or timeout, 2 bad usage.\n"
+                 "A run cut short (--timeout, a failed peer, a stopped job) still leaves its rows and, in\n"
+                 "text and json, an end line saying why; --output FILE is renamed into place only then.\n");
 }
