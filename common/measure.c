@@ -187,6 +187,7 @@ int fp_measure_size(fp_run_t *run, size_t bytes, fp_row_t *row)
     FP_CHECK(run->timer->collect(0, n));
     fill_row(run, bytes, batch, n, row);
     row->target_met = met;
+    row->staged = run->params.staging;
     row->check = -1;
     row->wrong = 0;
     return FP_OK;

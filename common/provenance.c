@@ -7,14 +7,14 @@
 extern char **environ;
 
 static const char *const recorded_prefixes[] = {
-    "FI_", "UCX_", "OMPI_MCA_", "MPIR_CVAR_", "NCCL_", "MV2_", "I_MPI_", "HCOLL_", "PSM2_",
+    "FI_", "UCX_", "OMPI_MCA_", "MPIR_CVAR_", "NCCL_", "MV2_", "I_MPI_", "HCOLL_",
     "CUDA_VISIBLE_DEVICES", NULL,
 };
 
 /* Set by mpirun itself for its own bookkeeping: not a user's choice. */
 static const char *const launcher_internal[] = {
     "OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir",
-    "OMPI_MCA_shmem_RUNTIME_QUERY_hint", NULL,
+    "OMPI_MCA_shmem_RUNTIME_QUERY_hint", "OMPI_MCA_mpi_oversubscribe", NULL,
 };
 
 int fp_env_is_recorded(const char *name)

@@ -11,6 +11,7 @@ typedef struct column {
     int width, precision;
     col_type_t type;
     double (*get)(const fp_row_t *row);
+    const char *yes, *no; /* COL_FLAG words in text */
 } column_t;
 
 static double get_size(const fp_row_t *r) { return (double)r->size; }
@@ -30,39 +31,41 @@ static double get_ci_pct(const fp_row_t *r) { return r->time.has_ci ? r->time.ci
 static double get_samples(const fp_row_t *r) { return (double)r->time.n; }
 static double get_batch(const fp_row_t *r) { return (double)r->batch; }
 static double get_target(const fp_row_t *r) { return r->target_met < 0 ? NAN : r->target_met; }
+static double get_staged(const fp_row_t *r) { return r->staged; }
 static double get_check(const fp_row_t *r) { return r->check < 0 ? NAN : r->check; }
 static double get_wrong(const fp_row_t *r) { return r->check < 0 ? NAN : (double)r->wrong; }
 
 /* The schema. Text keeps OSU's first two columns ("%-10zu%18.2f") so their parsers still work. */
-static const column_t col_size = {"size", "# Size", 10, 0, COL_COUNT, get_size};
-static const column_t col_avg_latency = {"avg_us", "Avg Latency(us)", 18, 2, COL_REAL, get_osu};
-static const column_t col_bandwidth = {"bw_mbps", "Bandwidth (MB/s)", 18, 2, COL_REAL, get_osu};
-static const column_t col_bw_p50 = {"bw_p50_mbps", "P50(MB/s)", 12, 2, COL_REAL, get_bw_p50};
-static const column_t col_bw_lo = {"bw_ci_lo_mbps", "CIlo(MB/s)", 12, 2, COL_REAL, get_bw_lo};
-static const column_t col_bw_hi = {"bw_ci_hi_mbps", "CIhi(MB/s)", 12, 2, COL_REAL, get_bw_hi};
-static const column_t col_mean = {"avg_us", "Avg(us)", 12, 2, COL_REAL, get_mean};
-static const column_t col_min = {"min_us", "Min(us)", 12, 2, COL_REAL, get_min};
-static const column_t col_p50 = {"p50_us", "P50(us)", 12, 2, COL_REAL, get_p50};
-static const column_t col_p50_lo = {"p50_ci_lo_us", "CIlo(us)", 12, 2, COL_REAL, get_p50_lo};
-static const column_t col_p50_hi = {"p50_ci_hi_us", "CIhi(us)", 12, 2, COL_REAL, get_p50_hi};
-static const column_t col_p99 = {"p99_us", "P99(us)", 12, 2, COL_REAL, get_p99};
-static const column_t col_max = {"max_us", "Max(us)", 12, 2, COL_REAL, get_max};
-static const column_t col_stddev = {"stddev_us", "Stddev(us)", 12, 2, COL_REAL, get_stddev};
-static const column_t col_ci_pct = {"ci_halfwidth_pct", "CI+-%", 8, 2, COL_REAL, get_ci_pct};
-static const column_t col_samples = {"samples", "Samples", 9, 0, COL_COUNT, get_samples};
-static const column_t col_batch = {"batch", "Batch", 7, 0, COL_COUNT, get_batch};
-static const column_t col_target = {"target_met", "Target", 7, 0, COL_FLAG, get_target};
-static const column_t col_check = {"validation", "Check", 7, 0, COL_CHECK, get_check};
-static const column_t col_wrong = {"wrong", "Wrong", 7, 0, COL_COUNT, get_wrong};
+static const column_t col_size = {"size", "# Size", 10, 0, COL_COUNT, get_size, NULL, NULL};
+static const column_t col_avg_latency = {"avg_us", "Avg Latency(us)", 18, 2, COL_REAL, get_osu, NULL, NULL};
+static const column_t col_bandwidth = {"bw_mbps", "Bandwidth (MB/s)", 18, 2, COL_REAL, get_osu, NULL, NULL};
+static const column_t col_bw_p50 = {"bw_p50_mbps", "P50(MB/s)", 12, 2, COL_REAL, get_bw_p50, NULL, NULL};
+static const column_t col_bw_lo = {"bw_ci_lo_mbps", "CIlo(MB/s)", 12, 2, COL_REAL, get_bw_lo, NULL, NULL};
+static const column_t col_bw_hi = {"bw_ci_hi_mbps", "CIhi(MB/s)", 12, 2, COL_REAL, get_bw_hi, NULL, NULL};
+static const column_t col_mean = {"avg_us", "Avg(us)", 12, 2, COL_REAL, get_mean, NULL, NULL};
+static const column_t col_min = {"min_us", "Min(us)", 12, 2, COL_REAL, get_min, NULL, NULL};
+static const column_t col_p50 = {"p50_us", "P50(us)", 12, 2, COL_REAL, get_p50, NULL, NULL};
+static const column_t col_p50_lo = {"p50_ci_lo_us", "CIlo(us)", 12, 2, COL_REAL, get_p50_lo, NULL, NULL};
+static const column_t col_p50_hi = {"p50_ci_hi_us", "CIhi(us)", 12, 2, COL_REAL, get_p50_hi, NULL, NULL};
+static const column_t col_p99 = {"p99_us", "P99(us)", 12, 2, COL_REAL, get_p99, NULL, NULL};
+static const column_t col_max = {"max_us", "Max(us)", 12, 2, COL_REAL, get_max, NULL, NULL};
+static const column_t col_stddev = {"stddev_us", "Stddev(us)", 12, 2, COL_REAL, get_stddev, NULL, NULL};
+static const column_t col_ci_pct = {"ci_halfwidth_pct", "CI+-%", 8, 2, COL_REAL, get_ci_pct, NULL, NULL};
+static const column_t col_samples = {"samples", "Samples", 9, 0, COL_COUNT, get_samples, NULL, NULL};
+static const column_t col_batch = {"batch", "Batch", 7, 0, COL_COUNT, get_batch, NULL, NULL};
+static const column_t col_target = {"target_met", "Target", 7, 0, COL_FLAG, get_target, "met", "missed"};
+static const column_t col_staged = {"staged", "Staged", 7, 0, COL_FLAG, get_staged, "yes", "no"};
+static const column_t col_check = {"validation", "Check", 7, 0, COL_CHECK, get_check, NULL, NULL};
+static const column_t col_wrong = {"wrong", "Wrong", 7, 0, COL_COUNT, get_wrong, NULL, NULL};
 
 static const column_t *const latency_layout[] = {
     &col_size, &col_avg_latency, &col_min, &col_p50, &col_p50_lo, &col_p50_hi, &col_p99, &col_max,
-    &col_stddev, &col_ci_pct, &col_samples, &col_batch, &col_target, &col_check, &col_wrong, NULL,
+    &col_stddev, &col_ci_pct, &col_samples, &col_batch, &col_target, &col_staged, &col_check, &col_wrong, NULL,
 };
 static const column_t *const bandwidth_layout[] = {
     &col_size, &col_bandwidth, &col_bw_p50, &col_bw_lo, &col_bw_hi, &col_mean, &col_min, &col_p50,
     &col_p50_lo, &col_p50_hi, &col_p99, &col_max, &col_stddev, &col_ci_pct, &col_samples,
-    &col_batch, &col_target, &col_check, &col_wrong, NULL,
+    &col_batch, &col_target, &col_staged, &col_check, &col_wrong, NULL,
 };
 
 static const column_t *const *layout_of(fp_report_kind_t kind)
@@ -140,7 +143,7 @@ static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row
         else if (isnan(v))
             fprintf(out, "%*s", cols[i]->width, "-");
         else if (cols[i]->type == COL_FLAG)
-            fprintf(out, "%*s", cols[i]->width, v != 0 ? "met" : "missed");
+            fprintf(out, "%*s", cols[i]->width, v != 0 ? cols[i]->yes : cols[i]->no);
         else
             fprintf(out, "%*.*f", cols[i]->width, cols[i]->precision, v);
     }

@@ -50,6 +50,7 @@ typedef struct fp_row {
     double osu;          /* OSU's value: mean latency (us) or bandwidth from the mean (MB/s) */
     double bw_p50, bw_lo, bw_hi; /* MB/s from the median and its CI; NAN for latency */
     int target_met;      /* adaptive: 1/0; -1 in fixed mode */
+    int staged;          /* device data went through pinned host copies */
     int check;           /* -1 off, 0 Fail, 1 Pass */
     long wrong;          /* wrong bytes found by validation */
 } fp_row_t;

@@ -62,6 +62,8 @@ class Checker:
             self.fail(f"{where}: validation {row.get('validation')!r}, expected pass")
         if not self.args.validated and row.get("validation") not in (None, ""):
             self.fail(f"{where}: validation {row.get('validation')!r} while off")
+        if row.get("staged") not in (None, self.args.staged, str(self.args.staged).lower()):
+            self.fail(f"{where}: staged {row.get('staged')!r}, expected {self.args.staged}")
         if self.args.adaptive and row.get("target_met") not in (True, False, "true", "false"):
             self.fail(f"{where}: adaptive run without target_met")
 
@@ -107,7 +109,7 @@ class Checker:
             for key, text in raw.items():
                 if text in ("", None):
                     row[key] = None
-                elif key in ("validation", "target_met"):
+                elif key in ("validation", "target_met", "staged"):
                     row[key] = text
                 else:
                     row[key] = float(text)
@@ -153,6 +155,7 @@ def main():
     parser.add_argument("--env", action="append", help="NAME=VALUE expected in meta env")
     parser.add_argument("--validated", action="store_true")
     parser.add_argument("--adaptive", action="store_true")
+    parser.add_argument("--staged", action="store_true", help="rows must say staged")
     args = parser.parse_args()
     with open(args.file, encoding="utf-8") as stream:
         lines = stream.read().splitlines()

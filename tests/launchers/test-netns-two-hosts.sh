@@ -12,6 +12,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 nh=$here/netns-hosts.sh
 rate_mbit=${FABPERF_TEST_RATE:-1000}
 
+if [[ ${FABPERF_MPI_FLAVOR:-openmpi} != openmpi ]]; then
+    echo "SKIP: runs Open MPI's mpirun; this build uses ${FABPERF_MPI_FLAVOR}"
+    exit 77
+fi
 if [[ -z ${FABPERF_BIN:-} ]]; then
     echo "SKIP: FABPERF_BIN (directory of the fabperf programs) not set"
     exit 77

@@ -11,6 +11,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 programs=(fabperf_latency fabperf_bw fabperf_bibw)
 
+if [[ ${FABPERF_MPI_FLAVOR:-openmpi} != openmpi ]]; then
+    echo "SKIP: runs Open MPI's mpirun; this build uses ${FABPERF_MPI_FLAVOR}"
+    exit 77
+fi
 if [[ -z ${FABPERF_BIN:-} ]]; then
     echo "SKIP: FABPERF_BIN (directory of the fabperf programs) not set"
     exit 77

@@ -1,4 +1,4 @@
-# shellcheck shell=sh
+# shellcheck shell=sh disable=SC2154 # transport is set by the sourcing test
 # The point-to-point suite over one transport (sourced with $transport set).
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
@@ -6,7 +6,6 @@
 for program in latency bw bibw; do
     metric=latency
     [ "$program" = latency ] || metric=bandwidth
-    # shellcheck disable=SC2154 # set by the sourcing test
     run_job 2 "$transport" "fabperf_$program" -m 1:1M -i 200 -x 20
     check "$program over $transport: exit 0" rc_is 0
     check "$program over $transport: OSU text rows 1..1M, finite positive" \

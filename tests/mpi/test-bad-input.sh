@@ -5,6 +5,7 @@
 . "$FABPERF_TESTS_DIR/lib.sh"
 
 # expect_usage_error NP PROGRAM EXPECTED-TEXT [ARGS...]
+# shellcheck disable=SC2317 # called through check
 expect_usage_error() {
     np=$1 program=$2 expected=$3
     shift 3

@@ -10,12 +10,12 @@ for program in latency bw; do
     check "$program --format csv: exit 0" rc_is 0
     check "$program --format csv: one header, rows 2..64K" \
         check_output csv "$work/out" --metric "$metric" --min 2 --max 65536
-    FI_PROVIDER='tcp;ofi_rxm' UCX_TLS='tcp,"odd"\value' run_job 2 sm "fabperf_$program" -m 8:4K -f 4 \
+    FI_PROVIDER='tcp;ofi_rxm' NCCL_SOCKET_IFNAME='lo,"odd"\value' run_job 2 sm "fabperf_$program" -m 8:4K -f 4 \
         -i 100 -x 10 --format json --label 'label "with" quotes'
     check "$program --format json: exit 0" rc_is 0
     check "$program --format json: parses; meta, rows 8..4K by 4, end; env and label recorded" \
         check_output json "$work/out" --metric "$metric" --min 8 --max 4096 --factor 4 \
-        --label 'label "with" quotes' --env 'FI_PROVIDER=tcp;ofi_rxm' --env 'UCX_TLS=tcp,"odd"\value'
+        --label 'label "with" quotes' --env 'FI_PROVIDER=tcp;ofi_rxm' --env 'NCCL_SOCKET_IFNAME=lo,"odd"\value'
 done
 
 run_job 2 sm fabperf_bibw -m 1K:8K -i 20 -x 2 --format json --output "$work/result.json"
