@@ -66,6 +66,7 @@ typedef struct fp_params {
     int datatype;              /* -T/--datatype, an fp_type_t */
     int op;                    /* -o/--op, an fp_op_t */
     long root;                 /* -r/--root */
+    long timeout_s;            /* --timeout: per-size watchdog, seconds; -1 = auto (guard.c) */
     int help, version;
 } fp_params_t;
 

@@ -5,6 +5,7 @@
 
 #include "collective.h"
 #include "comm.h"
+#include "guard.h"
 #include "pattern.h"
 #include "run.h"
 #include "stats.h"
@@ -103,8 +104,12 @@ static int warm_up(fp_run_t *run, size_t bytes, long *batch)
     long fixed = *batch;
     long warmup = run->params.warmup > 0 ? run->params.warmup : fp_default_warmup(run->bench, bytes);
     size_t timed = (size_t)warmup < run->capacity ? (size_t)warmup : run->capacity;
-    for (long i = 0; i < warmup; i++)
+    fp_guard_phase("warm-up operation", warmup);
+    for (long i = 0; i < warmup; i++) {
+        fp_guard_step(i + 1);
         FP_CHECK(take_sample(run, (size_t)i % run->capacity, bytes, 1));
+    }
+    fp_guard_phase("batch choice", 0);
     FP_CHECK(run->timer->collect(0, timed));
     if (fixed > 0)
         return FP_OK;
@@ -152,9 +157,12 @@ static int sample_adaptive(fp_run_t *run, size_t bytes, long batch, size_t *coun
     double started = MPI_Wtime();
     size_t n = 0, next = FP_ADAPTIVE_FIRST_CHECK < run->capacity ? FP_ADAPTIVE_FIRST_CHECK : run->capacity;
     int decision = FP_CONTINUE, rc = FP_OK;
+    fp_guard_phase("adaptive sample", 0);
     while (rc == FP_OK && decision == FP_CONTINUE) {
-        for (; n < next && rc == FP_OK; n++)
+        for (; n < next && rc == FP_OK; n++) {
+            fp_guard_step((long)n + 1);
             rc = take_sample(run, n, bytes, batch);
+        }
         if (rc == FP_OK)
             rc = adaptive_decision(run, n, started, scratch, &decision);
         size_t step = n / 4 > 16 ? n / 4 : 16; /* checks grow geometrically: little overhead */
@@ -199,8 +207,11 @@ static int sample_size(fp_run_t *run, size_t bytes, long *batch, size_t *n, int 
     } else {
         long iterations = run->params.iterations > 0 ? run->params.iterations : fp_default_iterations(run->bench, bytes);
         *n = (size_t)((iterations + *batch - 1) / *batch);
-        for (size_t i = 0; i < *n; i++)
+        fp_guard_phase("sample", (long)*n);
+        for (size_t i = 0; i < *n; i++) {
+            fp_guard_step((long)i + 1);
             FP_CHECK(take_sample(run, i, bytes, *batch));
+        }
     }
     if (run->ctx.coll)
         FP_CHECK(run->ctx.coll->sync(&run->ctx)); /* the last sample's work is done */
@@ -290,6 +301,8 @@ int fp_validate_size(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *row)
     FP_CHECK(ctx->mem->from_host(ctx->rbuf, host, bytes));
     if (ctx->staging)
         memset(ctx->wire_rbuf, 0, bytes);
+    fp_guard_phase("validation round", 1);
+    fp_guard_step(1);
     FP_MPI_CHECK(MPI_Barrier(ctx->comm));
     FP_CHECK(run->bench->sample(ctx, bytes, 1));
     long wrong = 0, total = 0;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static int host_alloc(void **buffer, size_t bytes)
@@ -65,4 +66,79 @@ size_t fp_mem_host_available(void)
             break;
     fclose(f);
     return (size_t)kib * 1024;
+}
+
+static unsigned long long read_number(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    unsigned long long value = 0;
+    if (f) {
+        if (fscanf(f, "%llu", &value) != 1) /* "max": no limit */
+            value = 0;
+        fclose(f);
+    }
+    return value;
+}
+
+/* cgroup v2 of this process: memory.max - memory.current, 0 when unlimited or unknown. */
+static size_t cgroup_headroom(void)
+{
+    char line[512], path[700];
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    size_t headroom = 0;
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "0::", 3) == 0) {
+            line[strcspn(line, "\n")] = '\0';
+            snprintf(path, sizeof path, "/sys/fs/cgroup%s/memory.max", line + 3);
+            unsigned long long max = read_number(path);
+            snprintf(path, sizeof path, "/sys/fs/cgroup%s/memory.current", line + 3);
+            unsigned long long current = read_number(path);
+            if (max)
+                headroom = max > current ? (size_t)(max - current) : 1;
+        }
+    fclose(f);
+    return headroom;
+}
+
+/* Address space this process may still map under a resource limit; 0 when unlimited. */
+static size_t rlimit_headroom(int resource)
+{
+    struct rlimit lim;
+    if (getrlimit(resource, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY)
+        return 0;
+    unsigned long long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%llu", &pages) != 1)
+            pages = 0;
+        fclose(f);
+    }
+    long page = sysconf(_SC_PAGESIZE);
+    unsigned long long used = pages * (unsigned long long)(page > 0 ? page : 4096);
+    return lim.rlim_cur > used ? (size_t)(lim.rlim_cur - used) : 1;
+}
+
+size_t fp_mem_host_limit(int local_ranks, const char **which)
+{
+    size_t best = 0, n = local_ranks > 0 ? (size_t)local_ranks : 1;
+    const char *name = "unknown";
+    struct {
+        size_t bytes;
+        const char *name;
+    } limits[] = {
+        {fp_mem_host_available() / n, "MemAvailable of /proc/meminfo, shared by the ranks of this host"},
+        {cgroup_headroom() / n, "the cgroup's memory.max, shared by the ranks of this host"},
+        {rlimit_headroom(RLIMIT_AS), "ulimit -v (RLIMIT_AS) of each rank"},
+        {rlimit_headroom(RLIMIT_DATA), "ulimit -d (RLIMIT_DATA) of each rank"},
+    };
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+        if (limits[i].bytes && (!best || limits[i].bytes < best)) {
+            best = limits[i].bytes;
+            name = limits[i].name;
+        }
+    if (which)
+        *which = name;
+    return best;
 }

@@ -30,5 +30,9 @@ fp_mem_kind_t fp_mem_kind_of(char letter);
 
 /* Bytes of memory this host can still give (MemAvailable), 0 when unknown. */
 size_t fp_mem_host_available(void);
+/* Host memory one of local_ranks ranks may still allocate: the smallest of MemAvailable and the
+ * cgroup's memory.max - memory.current (shared by the local ranks), and this process's own
+ * ulimit -v / ulimit -d headroom. *which names the limit that binds. 0 when none is known. */
+size_t fp_mem_host_limit(int local_ranks, const char **which);
 
 #endif

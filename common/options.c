@@ -73,6 +73,8 @@ const fp_option_t fp_options[] = {
      "wtime (MPI_Wtime) or cuda (CUDA events, one pair per sample)"},
     {0, "staging", FP_OPT_FLAG, FIELD(staging), NULL, NULL, 0, 0, NULL, NULL, 0,
      "device data through pinned host copies, timed as part of the operation"},
+    {0, "timeout", FP_OPT_LONG, FIELD(timeout_s), "SEC", "auto", 1, 1e6, NULL, "auto", 0,
+     "end the job (exit 1, every rank) if one size takes longer; auto: 60 s + 1 s per 10 MB moved"},
     {'h', "help", FP_OPT_FLAG, FIELD(help), NULL, NULL, 0, 0, NULL, NULL, 0, "this text"},
     {'v', "version", FP_OPT_FLAG, FIELD(version), NULL, NULL, 0, 0, NULL, NULL, 0,
      "print the version"},
@@ -86,6 +88,10 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+    /* Messages quote user input: keep them on one line whatever it holds. */
+    for (char *p = err; errlen && *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
     return FP_ERR;
 }
 
@@ -174,7 +180,7 @@ static void range_text(const fp_option_t *o, char *out, size_t outlen)
         break;
     }
     case FP_OPT_PLACEMENT: snprintf(out, outlen, "cuda"); break;
-    default: snprintf(out, outlen, "a non-empty text"); break;
+    default: snprintf(out, outlen, "a non-empty text without control characters"); break;
     }
 }
 
@@ -222,7 +228,12 @@ static int option_store(const fp_option_t *o, const char *value, fp_params_t *pa
         return fail(err, errlen, "%s: empty value (accepted: %s)", name, range);
     switch (o->type) {
     case FP_OPT_FLAG: *(int *)field = 1; return FP_OK;
-    case FP_OPT_STRING: *(const char **)field = value; return FP_OK;
+    case FP_OPT_STRING:
+        for (const char *p = value; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                return fail(err, errlen, "%s: '%s' contains a control character (accepted: %s)", name, value, range);
+        *(const char **)field = value;
+        return FP_OK;
     case FP_OPT_LONG: {
         long v;
         if (o->auto_word && strcmp(value, o->auto_word) == 0) {
@@ -431,5 +442,7 @@ void fp_options_help(const fp_bench_t *bench, FILE *out)
             fprintf(out, " [default: %s]", o->default_text);
         fputc('\n', out);
     }
-    fprintf(out, "\nExit status: 0 success, 1 validation failure or runtime error, 2 bad usage.\n");
+    fprintf(out, "\nExit status: 0 success, 1 validation failure, runtime error or timeout, 2 bad usage.\n"
+                 "A run cut short (--timeout, a failed peer, a stopped job) still leaves its rows and, in\n"
+                 "text and json, an end line saying why; --output FILE is renamed into place only then.\n");
 }

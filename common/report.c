@@ -432,10 +432,12 @@ void fp_report_end(fp_report_t *r, const char *status, int failures)
             fprintf(r->out, "# Out of bounds values : %ld %s\n", r->wrong_total, r->wrong_total ? "FAILED" : "OK");
             fprintf(r->out, "# Avg bus bandwidth    : %g \n#\n", avg_busbw);
         }
-        if (strcmp(status, "complete") != 0)
-            fprintf(r->out, "# run cut short: %s\n", status);
+        int complete = strcmp(status, "complete") == 0;
+        if (!complete)
+            fprintf(r->out, "# run %s\n", status);
         if (r->meta->validate)
-            fprintf(r->out, "# validation: %s\n", failures ? "FAILED" : "all sizes passed");
+            fprintf(r->out, "# validation: %s\n",
+                    failures ? "FAILED" : complete ? "all sizes passed" : "the sizes above passed");
     }
     fflush(r->out);
 }

@@ -80,7 +80,7 @@ typedef struct fp_report {
 
 void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_meta_t *meta);
 void fp_report_row(fp_report_t *r, const fp_row_t *row);
-/* status: "complete", or why the run stopped early. */
+/* status: "complete", or "cut short: WHY" when the run stopped early. */
 void fp_report_end(fp_report_t *r, const char *status, int failures);
 
 /* Writes s as a JSON string literal, quotes included. */

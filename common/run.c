@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "collective.h"
+#include "guard.h"
 #include "options.h"
 #include "provenance.h"
 #include "run.h"
@@ -111,6 +112,36 @@ static size_t next_size(const fp_params_t *p, size_t size)
     return next > size ? next : size + 1;
 }
 
+static double size_timeout(const fp_run_t *run, size_t size)
+{
+    const fp_params_t *p = &run->params;
+    if (p->timeout_s > 0)
+        return (double)p->timeout_s;
+    long warmup = p->warmup > 0 ? p->warmup : fp_default_warmup(run->bench, size);
+    long iterations = p->iterations > 0 ? p->iterations : fp_default_iterations(run->bench, size);
+    return fp_guard_default_timeout(run->bench, p, size, warmup, iterations);
+}
+
+/* Rank 0's results when the run is cut short (watchdog, stop signal, runtime error): the rows so
+ * far, an end record that says why, and the rename, so that --output is complete and honest. */
+static struct {
+    output_t *out;
+    fp_report_t *report;
+    const char *path;
+    int failures;
+} cut;
+
+static void cut_short(const char *why)
+{
+    char status[768];
+    snprintf(status, sizeof status, "cut short: %s", why);
+    flockfile(cut.report->out); /* kept: nothing is written after the end record */
+    fp_report_end(cut.report, status, cut.failures);
+    fflush(cut.report->out);
+    if (cut.path && cut.out->file != stdout)
+        rename(cut.out->temp, cut.path);
+}
+
 /* The sweep; returns the number of sizes that failed validation, or FP_ERR. */
 static int sweep(fp_run_t *run, fp_report_t *report, size_t *failed_size)
 {
@@ -126,14 +157,20 @@ static int sweep(fp_run_t *run, fp_report_t *report, size_t *failed_size)
             continue;
         last = size;
         *failed_size = size;
+        fp_guard_arm(size, size_timeout(run, size));
         FP_CHECK(fp_measure_size(run, size, &row));
         if (p->validate) {
             FP_CHECK(fp_validate_size(run, size, ++round, &row));
             failures += !row.check;
         }
-        if (run->ctx.rank == 0)
+        if (run->ctx.rank == 0) {
+            flockfile(report->out); /* a cut-short end never lands inside a row */
             fp_report_row(report, &row);
+            cut.failures = failures;
+            funlockfile(report->out);
+        }
     }
+    fp_guard_disarm();
     return failures;
 }
 
@@ -146,23 +183,24 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
     run.bench = bench;
     snprintf(program, sizeof program, "fabperf_%s", bench->name);
 
+    /* The command line is the same on every rank: judge it before MPI starts (fp_early_exit). */
+    int early = fp_options_parse(bench, argc, argv, &run.params, err, sizeof err);
+    if (early == FP_OK && !run.params.help && !run.params.version)
+        early = fp_early_check(bench, err, sizeof err);
+    if (early != FP_OK || run.params.help || run.params.version)
+        return fp_early_exit(bench, &run.params, early, err);
+    if (fp_guard_start(program) != FP_OK)
+        fprintf(stderr, "%s: no watchdog: %s\n", program, fp_error_message());
+    fp_guard_phase("MPI start-up and set-up", 0);
+    fp_guard_arm(0, run.params.timeout_s > 0 ? (double)run.params.timeout_s : FP_SETUP_TIMEOUT_S);
+
     MPI_Init(&argc, &argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     run.ctx.comm = MPI_COMM_WORLD;
     MPI_Comm_rank(MPI_COMM_WORLD, &run.ctx.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &run.ctx.nranks);
     int rank = run.ctx.rank;
-
-    if (fp_options_parse(bench, argc, argv, &run.params, err, sizeof err) != FP_OK)
-        return usage_exit(bench, rank, err);
-    if (run.params.help || run.params.version) {
-        if (rank == 0 && run.params.help)
-            fp_options_help(bench, stdout);
-        else if (rank == 0)
-            printf("%s %s\n", program, FP_VERSION_STRING);
-        MPI_Finalize();
-        return FP_EXIT_OK;
-    }
+    fp_guard_mpi_ready(rank);
     if (bench->ranks && run.ctx.nranks != bench->ranks) {
         snprintf(err, sizeof err, "needs exactly %d ranks, got %d (accepted: mpirun -np %d)",
                  bench->ranks, run.ctx.nranks, bench->ranks);
@@ -196,8 +234,13 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
     }
     fp_report_t report;
     meta_fill(&run, program);
-    if (rank == 0)
+    if (rank == 0) {
         fp_report_begin(&report, out.file, (fp_format_t)run.params.format, &run.meta);
+        cut.out = &out;
+        cut.report = &report;
+        cut.path = run.params.output;
+        fp_guard_on_cut(cut_short);
+    }
 
     size_t size = 0;
     int failures = sweep(&run, &report, &size);
@@ -205,8 +248,11 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
         /* Other ranks may be blocked in the operation: only an abort ends the job. */
         fprintf(stderr, "%s: rank %d, size %zu: %s\n", program, rank, size, fp_error_message());
         fflush(stderr);
+        snprintf(err, sizeof err, "rank %d failed at size %zu: %s", rank, size, fp_error_message());
+        fp_guard_cut(err);
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
+    fp_guard_finish();
     if (rank == 0) {
         fp_report_end(&report, "complete", failures);
         if (output_close(&out, run.params.output) != FP_OK) {

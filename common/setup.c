@@ -106,24 +106,25 @@ static int memory_check(fp_run_t *run)
     size_t max = run->params.max_size, needed = 2 * max;
     size_t host_needed = (run->params.validate ? max : 0) + (run->ctx.staging ? 2 * max : 0);
     size_t available = ops->available();
+    const char *limit = "the device's free memory";
     char size_text[32];
     fp_size_format(max, size_text, sizeof size_text);
     if (ops->letter == 'H' || ops->letter == 'P') {
         needed += host_needed;
         host_needed = 0;
-        /* Ranks on one host share its memory. */
-        available /= (size_t)run->local_size;
+        /* Ranks on one host share its memory; each has its own ulimit. */
+        available = fp_mem_host_limit(run->local_size, &limit);
     }
     if (available && needed > available)
         return fp_fail("-m/--message-size: MAX %s needs %zu MiB of %s memory per rank, more than the "
-                       "%zu MiB available to each of the %d rank(s) here",
+                       "%zu MiB available to each of the %d rank(s) here (limit: %s)",
                        size_text, needed >> 20, ops->name, available >> 20,
-                       ops->letter == 'H' || ops->letter == 'P' ? run->local_size : 1);
-    size_t host_available = fp_mem_host_available() / (size_t)run->local_size;
+                       ops->letter == 'H' || ops->letter == 'P' ? run->local_size : 1, limit);
+    size_t host_available = fp_mem_host_limit(run->local_size, &limit);
     if (host_needed && host_available && host_needed > host_available)
         return fp_fail("-m/--message-size: MAX %s needs %zu MiB of host memory per rank for "
-                       "validation and staging, more than the %zu MiB available",
-                       size_text, host_needed >> 20, host_available >> 20);
+                       "validation and staging, more than the %zu MiB available (limit: %s)",
+                       size_text, host_needed >> 20, host_available >> 20, limit);
     return FP_OK;
 }
 

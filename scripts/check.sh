@@ -1,6 +1,7 @@
 #!/bin/sh
 # Builds and tests everything: an Open MPI build (all tests, then make distcheck), an MPICH
-# build (the MPI tests under MPICH), and an AddressSanitizer/UBSan build (the core's tests).
+# build (the MPI tests under MPICH), the whole suite again under AddressSanitizer/UBSan,
+# a minute of fuzzing of the option parsers, and shellcheck over every shell script.
 # Ends with one line: "N passed, N failed, N skipped", summed from the test-suite logs.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,6 +36,22 @@ test_in() {
     logs="$logs build-$name/test-suite.log"
 }
 
+# Every shell script of the tree passes shellcheck.
+echo "== shellcheck"
+if git ls-files | while read -r f; do
+    case $f in
+    *.sh | *.sh.in | *.sbatch | .ci/run) echo "$f" ;;
+    *) head -c 64 "$f" 2>/dev/null | grep -q '^#!.*sh' && echo "$f" ;;
+    esac
+done | sort -u | xargs shellcheck -x; then
+    echo "PASS: shellcheck"
+    shellcheck_pass=1 shellcheck_fail=0
+else
+    echo "FAIL: shellcheck"
+    shellcheck_pass=0 shellcheck_fail=1
+    status=1
+fi
+
 if build openmpi CC=mpicc; then
     test_in openmpi
 fi
@@ -42,14 +59,28 @@ fi
 if build mpich CC=mpicc.mpich; then
     test_in mpich
 fi
-if build sanitize CC=mpicc CFLAGS="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined" \
-    LDFLAGS="-fsanitize=address,undefined"; then
-    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-        test_in sanitize TESTS="tests/unit/test_stats tests/unit/test_sizes tests/unit/test_options tests/unit/test_report"
-    if grep -l -e "ERROR: AddressSanitizer" -e "runtime error:" build-sanitize/tests/unit/*.log 2>/dev/null; then
-        echo "check.sh: sanitizer reports above"
-        status=1
-    fi
+# The whole suite once more under ASan and UBSan; fails on any sanitizer report.
+echo "== tests: sanitize (ASan, UBSan)"
+rm -rf build-sanitize
+mkdir build-sanitize
+"$top/scripts/ci-sanitize.sh" build-sanitize CC=mpicc >build-sanitize/check.log 2>&1 || {
+    echo "check.sh: sanitizer build failed or reported (build-sanitize/check.log)"
+    tail -30 build-sanitize/check.log
+    status=1
+}
+grep -E "^(PASS|FAIL|SKIP|ERROR|XPASS)" build-sanitize/check.log
+[ -f build-sanitize/test-suite.log ] && logs="$logs build-sanitize/test-suite.log"
+
+# The option and size parsers under libFuzzer for a minute.
+echo "== fuzz"
+if "$top/tests/fuzz/run-fuzz.sh" "${FABPERF_FUZZ_SECONDS:-60}" build-fuzz >build-fuzz.log 2>&1; then
+    echo "PASS: tests/fuzz/run-fuzz.sh ($(grep -o 'Done [0-9]* runs in [0-9]* second' build-fuzz.log))"
+    fuzz_pass=1 fuzz_fail=0
+else
+    echo "FAIL: tests/fuzz/run-fuzz.sh (build-fuzz.log)"
+    tail -30 build-fuzz.log
+    fuzz_pass=0 fuzz_fail=1
+    status=1
 fi
 
 # The distribution tarball builds and passes its own unit tests out of tree.
@@ -69,8 +100,8 @@ sum() {
     # shellcheck disable=SC2086 # logs is a word list
     awk -v key="$1" '$1 == "#" && $2 == key ":" { n += $3 } END { print n + 0 }' $logs
 }
-passed=$(($(sum PASS) + distcheck_pass))
-failed=$(($(sum FAIL) + $(sum ERROR) + $(sum XPASS) + distcheck_fail))
+passed=$(($(sum PASS) + distcheck_pass + fuzz_pass + shellcheck_pass))
+failed=$(($(sum FAIL) + $(sum ERROR) + $(sum XPASS) + distcheck_fail + fuzz_fail + shellcheck_fail))
 skipped=$(sum SKIP)
 [ "$failed" -eq 0 ] || status=1
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -14,9 +14,51 @@ trap 'rm -rf "$work"' EXIT
 run_job() {
     job_np=$1 job_transport=$2 job_program=$3
     shift 3
+    # </dev/null: mpirun reads standard input, which would eat a test's table (while read).
     timeout 300 "$FABPERF_LAUNCH" "$job_np" "$job_transport" "$FABPERF_BIN/$job_program" "$@" \
-        >"$work/out" 2>"$work/err"
+        </dev/null >"$work/out" 2>"$work/err"
     rc=$?
+}
+
+now_ms() {
+    echo $(($(date +%s%N) / 1000000))
+}
+
+# run_with_fault NP TRANSPORT SETTINGS PROGRAM [ARGS...]: like run_job, with the ranks preloading
+# the fault library (tests/faults/corrupt.c); SETTINGS: NAME=VALUE words for it. Sets $elapsed_ms.
+run_with_fault() {
+    job_np=$1 job_transport=$2 job_settings=$3 job_program=$4
+    shift 4
+    job_start=$(now_ms)
+    # The library is not instrumented: a sanitizer build must not insist on coming first.
+    # shellcheck disable=SC2086 # settings are words by design
+    timeout 120 "$FABPERF_LAUNCH" "$job_np" "$job_transport" env LD_PRELOAD="$FABPERF_FAULT_LIB" \
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" $job_settings \
+        "$FABPERF_BIN/$job_program" "$@" </dev/null >"$work/out" 2>"$work/err"
+    rc=$?
+    # shellcheck disable=SC2034 # read by the tests
+    elapsed_ms=$(($(now_ms) - job_start))
+}
+
+# json_check FILE PYTHON-EXPRESSION: evaluates the expression with `records` (all JSON lines of
+# FILE, which must all parse), `rows` and `end` (the last record when it is an end, else None).
+json_check() {
+    "$PYTHON3" -c '
+import json, sys
+records = [json.loads(line) for line in open(sys.argv[1])]
+rows = [r for r in records if r.get("type") == "row"]
+end = records[-1] if records and records[-1].get("type") == "end" else None
+meta = records[0] if records and records[0].get("type") == "meta" else None
+ok = eval(sys.argv[2])
+if not ok:
+    print("  " + sys.argv[2] + ": false for " + sys.argv[1])
+    for r in records:
+        print("    " + json.dumps(r)[:160])
+sys.exit(0 if ok else 1)' "$1" "$2"
+}
+
+stderr_has() {
+    grep -F -q -- "$1" "$work/err" || { echo "  stderr lacks '$1':"; sed 's/^/    /' "$work/err" | head -20; return 1; }
 }
 
 # check DESCRIPTION COMMAND...: one assertion.
@@ -34,6 +76,10 @@ check() {
 
 check_output() {
     "$PYTHON3" "$FABPERF_TESTS_DIR/check_output.py" "$@"
+}
+
+rc_not() {
+    [ "$rc" -ne "$1" ] || { echo "  exit code $rc; stderr:"; sed 's/^/    /' "$work/err" | head -20; return 1; }
 }
 
 rc_is() {

@@ -55,4 +55,17 @@ if [ "$too_big_mib" -lt 2047 ]; then
 else
     echo "ok - size beyond memory (skipped: ${too_big_mib} MiB is above the 2 GiB message limit)"
 fi
+# A per-process limit (ulimit -v) is named as well. A sanitizer build reserves terabytes of address
+# space for its shadow memory and cannot run under ulimit -v: skipped there.
+refused_under_ulimit() {
+    # shellcheck disable=SC3045 # dash and bash both have ulimit -v
+    (ulimit -v 3000000 && run_job 2 sm fabperf_bw -m 1500M -i 1 -x 1 && exit "$rc")
+    rc=$?
+    rc_is 2 && grep -q 'MAX 1500M needs 3000 MiB of host memory per rank, more than the .* (limit: ulimit -v' "$work/err"
+}
+if ldd "$FABPERF_BIN/fabperf_bw" 2>/dev/null | grep -q -e libasan -e libubsan; then
+    echo "ok - size beyond ulimit -v (skipped: sanitizer build)"
+else
+    check "size beyond ulimit -v -> exit 2 naming the size and the limit" refused_under_ulimit
+fi
 finish

@@ -1,0 +1,33 @@
+#!/bin/sh
+# The watchdog: a rank that stops for good at 4096 B (PMPI library) must not hang the job. Every rank
+# names the program, the size and the operation that did not complete; the exit code is non-zero;
+# the rows already measured stay, and the results say the run was cut short.
+# shellcheck source=tests/lib.sh
+. "$FABPERF_TESTS_DIR/lib.sh"
+
+for program in latency bw; do
+    rm -f "$work/result.json"
+    run_with_fault 2 sm "FP_STALL_SIZE=4096" "fabperf_$program" -m 1K:16K -i 20 -x 2 --timeout 2 \
+        --format json --output "$work/result.json"
+    check "$program stalled, --timeout 2: exit non-zero, not the test's own guard" sh -c "[ $rc -ne 0 ] && [ $rc -ne 124 ]"
+    check "$program stalled: ended within 15 s (took ${elapsed_ms} ms)" [ "$elapsed_ms" -lt 15000 ]
+    for rank in 0 1; do
+        check "$program stalled: rank $rank names program, size and operation" \
+            stderr_has "fabperf_$program: rank $rank: timed out: size 4096 B, warm-up operation 1 of 2 did not complete within 2 s"
+    done
+    check "$program stalled: --output renamed into place, rows 1K and 2K, end says cut short" \
+        json_check "$work/result.json" \
+        "[r['size'] for r in rows] == [1024, 2048] and end is not None and end['status'].startswith('cut short: timed out after 2 s at size 4096 B')"
+    check "$program stalled: no temporary file left" sh -c "! ls '$work'/result.json.tmp.* 2>/dev/null"
+done
+
+run_with_fault 2 sm "FP_STALL_SIZE=2048" fabperf_latency -m 1K:4K -i 20 -x 2 --timeout 1
+check "text to stdout: exit non-zero" rc_not 0
+check "text to stdout: the 1K row, then '# run cut short: timed out'" sh -c \
+    "grep -q '^1024 ' '$work/out' && ! grep -q '^2048 ' '$work/out' && tail -1 '$work/out' | grep -q '^# run cut short: timed out after 1 s at size 2048 B'"
+
+run_job 2 sm fabperf_latency --help
+check "--help documents --timeout and its default" grep -q -- '--timeout SEC.*auto: 60 s + 1 s per 10 MB' "$work/out"
+run_job 2 sm fabperf_latency -m 1:64 -i 10 -x 1 --timeout 30 --format json
+check "a run within --timeout: exit 0, complete" sh -c "[ $rc -eq 0 ] && grep -q '\"status\":\"complete\"' '$work/out'"
+finish
