@@ -86,7 +86,7 @@ fi
 # The distribution tarball builds and passes its own unit tests out of tree.
 echo "== distcheck"
 if (cd build-openmpi && make distcheck DISTCHECK_CONFIGURE_FLAGS="CC=mpicc" \
-        TESTS="tests/unit/test_stats tests/unit/test_sizes tests/unit/test_options tests/unit/test_report" \
+        TESTS="tests/unit/test_stats tests/unit/test_sizes tests/unit/test_options tests/unit/test_report tests/unit/test_collective" \
         >distcheck.log 2>&1); then
     echo "PASS: make distcheck"
     distcheck_pass=1 distcheck_fail=0
