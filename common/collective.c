@@ -9,10 +9,6 @@ const fp_type_info_t fp_types[FP_TYPE_COUNT] = {
     [FP_TYPE_INT32] = {"int32", 4},   [FP_TYPE_INT64] = {"int64", 8},
     [FP_TYPE_HALF] = {"half", 2},     [FP_TYPE_BFLOAT16] = {"bfloat16", 2},
 };
-const char *const fp_type_names[FP_TYPE_COUNT + 1] = {"float", "double", "int32", "int64", "half",
-                                                      "bfloat16", NULL};
-const char *const fp_op_names[FP_OP_COUNT + 1] = {"sum", "prod", "max", "min", NULL};
-const char *const fp_backend_names[FP_BACKEND_COUNT + 1] = {"mpi", "nccl", NULL};
 
 const fp_coll_ops_t *const fp_coll_backends[FP_BACKEND_COUNT] = {
     [FP_BACKEND_MPI] = &fp_coll_mpi,

@@ -5,35 +5,15 @@
 
 #include "collective.h"
 #include "comm.h"
+#include "options.h"
 #include "guard.h"
 #include "pattern.h"
 #include "run.h"
 #include "stats.h"
 
-#define FP_OSU_SMALL_LIMIT 8192
 #define FP_BATCH_LIMIT 1024
 #define FP_TIMER_FACTOR 20.0
 #define FP_ADAPTIVE_FIRST_CHECK 32
-
-long fp_default_iterations(const fp_bench_t *bench, size_t bytes)
-{
-    int large = bytes > FP_OSU_SMALL_LIMIT;
-    if (bench->report == FP_REPORT_BANDWIDTH)
-        return large ? 20 : 100;
-    if (bench->report == FP_REPORT_COLLECTIVE)
-        return large ? 100 : 1000;
-    return large ? 1000 : 10000;
-}
-
-long fp_default_warmup(const fp_bench_t *bench, size_t bytes)
-{
-    int large = bytes > FP_OSU_SMALL_LIMIT;
-    if (bench->report == FP_REPORT_BANDWIDTH)
-        return large ? 2 : 10;
-    if (bench->report == FP_REPORT_COLLECTIVE)
-        return large ? 10 : 100;
-    return large ? 10 : 100;
-}
 
 size_t fp_samples_needed(const fp_run_t *run)
 {

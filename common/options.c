@@ -1,5 +1,4 @@
 #include "options.h"
-#include "run.h"
 
 #include "collective.h"
 
@@ -14,10 +13,39 @@
 
 #define FIELD(f) offsetof(fp_params_t, f)
 
+/* Choices of the collectives' options (declared in collective.h). */
+const char *const fp_type_names[FP_TYPE_COUNT + 1] = {"float", "double", "int32", "int64", "half",
+                                                      "bfloat16", NULL};
+const char *const fp_op_names[FP_OP_COUNT + 1] = {"sum", "prod", "max", "min", NULL};
+const char *const fp_backend_names[FP_BACKEND_COUNT + 1] = {"mpi", "nccl", NULL};
+
 static const char *const format_names[] = {"text", "csv", "json", NULL};
 static const char *const timer_names[] = {"wtime", "cuda", NULL};
 
 /* The table: order is the order of --help. */
+/* OSU's iteration and warm-up counts: one class up to 8 KiB, another above. */
+#define FP_OSU_SMALL_LIMIT 8192
+
+long fp_default_iterations(const fp_bench_t *bench, size_t bytes)
+{
+    int large = bytes > FP_OSU_SMALL_LIMIT;
+    if (bench->report == FP_REPORT_BANDWIDTH)
+        return large ? 20 : 100;
+    if (bench->report == FP_REPORT_COLLECTIVE)
+        return large ? 100 : 1000;
+    return large ? 1000 : 10000;
+}
+
+long fp_default_warmup(const fp_bench_t *bench, size_t bytes)
+{
+    int large = bytes > FP_OSU_SMALL_LIMIT;
+    if (bench->report == FP_REPORT_BANDWIDTH)
+        return large ? 2 : 10;
+    if (bench->report == FP_REPORT_COLLECTIVE)
+        return large ? 10 : 100;
+    return large ? 10 : 100;
+}
+
 const fp_option_t fp_options[] = {
     {'m', "message-size", FP_OPT_RANGE, FIELD(min_size), "[MIN:]MAX", NULL, 1, (double)FP_SIZE_LIMIT,
      NULL, NULL, 0, "message sizes in bytes, suffixes K M G (OSU -m)"},

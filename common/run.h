@@ -42,9 +42,6 @@ size_t fp_coll_bytes(const fp_run_t *run, size_t bytes);
 /* Cost of one timer begin/end pair, seconds (median of many). */
 int fp_timer_overhead(fp_run_t *run, double *seconds);
 
-/* Default OSU counts per size class. */
-long fp_default_iterations(const fp_bench_t *bench, size_t bytes);
-long fp_default_warmup(const fp_bench_t *bench, size_t bytes);
 /* Largest number of samples one size can need in this run. */
 size_t fp_samples_needed(const fp_run_t *run);
 /* Operations per sample so that a sample lasts >= 20 timer overheads; power of two, <= 1024. */
