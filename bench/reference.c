@@ -1,7 +1,8 @@
 /* Reference loops for checking that fabperf does not perturb what it measures: the bare
  * ping-pong and window loops, timed as a whole, no per-iteration work.
- * Usage: fabperf_reference latency|bw|bibw SIZE ITERATIONS WARMUP [WINDOW]
- * Prints "SIZE VALUE": mean one-way latency in us, or MB/s (1e6 B/s). */
+ * Usage: fabperf_reference latency|bw|bibw SIZE[,SIZE...] ITERATIONS WARMUP [WINDOW]
+ * Sizes run in order in one process, as fabperf sweeps them.
+ * Prints "SIZE VALUE" per size: mean one-way latency in us, or MB/s (1e6 B/s). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,23 +72,31 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *mode = argv[1];
-    int size = atoi(argv[2]), window = argc > 5 ? atoi(argv[5]) : 64;
+    int window = argc > 5 ? atoi(argv[5]) : 64, sizes[64], nsizes = 0, largest = 1;
     long iterations = atol(argv[3]), warmup = atol(argv[4]);
-    char *s = aligned_alloc(4096, ((size_t)size + 4095) / 4096 * 4096);
-    char *r = aligned_alloc(4096, ((size_t)size + 4095) / 4096 * 4096);
+    for (char *p = argv[2]; *p && nsizes < 64; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p)) {
+        sizes[nsizes] = atoi(p);
+        largest = sizes[nsizes] > largest ? sizes[nsizes] : largest;
+        nsizes++;
+    }
+    size_t alloc = ((size_t)largest + 4095) / 4096 * 4096;
+    char *s = aligned_alloc(4096, alloc), *r = aligned_alloc(4096, alloc);
     MPI_Request *req = malloc(2 * (size_t)window * sizeof *req);
-    memset(s, 1, (size_t)size);
-    memset(r, 0, (size_t)size);
-    run(mode, rank, s, r, size, warmup, window, req);
-    MPI_Barrier(MPI_COMM_WORLD);
-    double start = MPI_Wtime();
-    run(mode, rank, s, r, size, iterations, window, req);
-    double elapsed = MPI_Wtime() - start;
-    if (rank == 0) {
-        if (strcmp(mode, "latency") == 0)
-            printf("%d %.4f\n", size, elapsed * 1e6 / (2.0 * (double)iterations));
-        else
-            printf("%d %.2f\n", size, (strcmp(mode, "bibw") == 0 ? 2.0 : 1.0) * size * window * iterations / elapsed / 1e6);
+    memset(s, 1, alloc);
+    memset(r, 0, alloc);
+    for (int k = 0; k < nsizes; k++) {
+        int size = sizes[k];
+        run(mode, rank, s, r, size, warmup, window, req);
+        MPI_Barrier(MPI_COMM_WORLD);
+        double start = MPI_Wtime();
+        run(mode, rank, s, r, size, iterations, window, req);
+        double elapsed = MPI_Wtime() - start;
+        if (rank == 0) {
+            if (strcmp(mode, "latency") == 0)
+                printf("%d %.4f\n", size, elapsed * 1e6 / (2.0 * (double)iterations));
+            else
+                printf("%d %.2f\n", size, (strcmp(mode, "bibw") == 0 ? 2.0 : 1.0) * size * window * iterations / elapsed / 1e6);
+        }
     }
     free(s);
     free(r);

@@ -1,23 +1,70 @@
 /* Point-to-point moves of a kernel. With --staging, device data goes through pinned host
- * copies here, inside the timed region, so the kernels stay the same for every placement. */
+ * copies here, inside the timed region, so the kernels stay the same for every placement.
+ * Inline: in the timed region these add one predictable branch to the MPI call, no call. */
 #ifndef FP_COMM_H
 #define FP_COMM_H
 
 #include "fp.h"
+#include "memory.h"
+
+enum { FP_TAG_DATA = 1, FP_TAG_ACK = 2 };
+
+/* Device sbuf -> wire sbuf, wire rbuf -> device rbuf; nothing unless staging. */
+static inline int fp_stage_out(fp_ctx_t *ctx, size_t bytes)
+{
+    return ctx->staging ? ctx->mem->to_host(ctx->wire_sbuf, ctx->sbuf, bytes) : FP_OK;
+}
+
+static inline int fp_stage_in(fp_ctx_t *ctx, size_t bytes)
+{
+    return ctx->staging ? ctx->mem->from_host(ctx->rbuf, ctx->wire_rbuf, bytes) : FP_OK;
+}
 
 /* Blocking: sbuf -> peer, peer -> rbuf; staged per message. */
-int fp_send(fp_ctx_t *ctx, size_t bytes);
-int fp_recv(fp_ctx_t *ctx, size_t bytes);
+static inline int fp_send(fp_ctx_t *ctx, size_t bytes)
+{
+    FP_CHECK(fp_stage_out(ctx, bytes));
+    FP_MPI_CHECK(MPI_Send(ctx->wire_sbuf, (int)bytes, MPI_BYTE, ctx->peer, FP_TAG_DATA, ctx->comm));
+    return FP_OK;
+}
+
+static inline int fp_recv(fp_ctx_t *ctx, size_t bytes)
+{
+    FP_MPI_CHECK(MPI_Recv(ctx->wire_rbuf, (int)bytes, MPI_BYTE, ctx->peer, FP_TAG_DATA, ctx->comm,
+                          MPI_STATUS_IGNORE));
+    return fp_stage_in(ctx, bytes);
+}
 
 /* Windowed: post on the wire buffers; the window stages once each side (fp_stage_*). */
-int fp_isend(fp_ctx_t *ctx, size_t bytes, MPI_Request *request);
-int fp_irecv(fp_ctx_t *ctx, size_t bytes, MPI_Request *request);
-int fp_waitall(fp_ctx_t *ctx, int count, MPI_Request *requests);
-int fp_stage_out(fp_ctx_t *ctx, size_t bytes); /* device sbuf -> wire sbuf */
-int fp_stage_in(fp_ctx_t *ctx, size_t bytes);  /* wire rbuf -> device rbuf */
+static inline int fp_isend(fp_ctx_t *ctx, size_t bytes, MPI_Request *request)
+{
+    FP_MPI_CHECK(MPI_Isend(ctx->wire_sbuf, (int)bytes, MPI_BYTE, ctx->peer, FP_TAG_DATA, ctx->comm, request));
+    return FP_OK;
+}
+
+static inline int fp_irecv(fp_ctx_t *ctx, size_t bytes, MPI_Request *request)
+{
+    FP_MPI_CHECK(MPI_Irecv(ctx->wire_rbuf, (int)bytes, MPI_BYTE, ctx->peer, FP_TAG_DATA, ctx->comm, request));
+    return FP_OK;
+}
+
+static inline int fp_waitall(int count, MPI_Request *requests)
+{
+    FP_MPI_CHECK(MPI_Waitall(count, requests, MPI_STATUSES_IGNORE));
+    return FP_OK;
+}
 
 /* The one-byte acknowledgement that closes a bandwidth window. */
-int fp_send_ack(fp_ctx_t *ctx);
-int fp_recv_ack(fp_ctx_t *ctx);
+static inline int fp_send_ack(fp_ctx_t *ctx)
+{
+    FP_MPI_CHECK(MPI_Send(ctx->wire_sbuf, 1, MPI_BYTE, ctx->peer, FP_TAG_ACK, ctx->comm));
+    return FP_OK;
+}
+
+static inline int fp_recv_ack(fp_ctx_t *ctx)
+{
+    FP_MPI_CHECK(MPI_Recv(ctx->wire_rbuf, 1, MPI_BYTE, ctx->peer, FP_TAG_ACK, ctx->comm, MPI_STATUS_IGNORE));
+    return FP_OK;
+}
 
 #endif

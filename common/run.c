@@ -42,7 +42,7 @@ static void describe_rules(fp_run_t *run)
     if (p->batch > 0)
         snprintf(m->batch, sizeof m->batch, "%ld operations per sample", p->batch);
     else
-        snprintf(m->batch, sizeof m->batch, "auto: per size, so that a sample lasts >= 20 timer overheads");
+        snprintf(m->batch, sizeof m->batch, "auto: per size, so that a sample lasts >= 100 timer overheads");
 }
 
 static void meta_fill(fp_run_t *run, const char *program)

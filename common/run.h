@@ -44,7 +44,7 @@ int fp_timer_overhead(fp_run_t *run, double *seconds);
 
 /* Largest number of samples one size can need in this run. */
 size_t fp_samples_needed(const fp_run_t *run);
-/* Operations per sample so that a sample lasts >= 20 timer overheads; power of two, <= 1024. */
+/* Operations per sample so that a sample lasts >= 100 timer overheads; power of two, <= 1024. */
 long fp_batch_for(double op_seconds, double overhead_seconds);
 
 #endif

@@ -12,7 +12,7 @@ static int bibw_sample(fp_ctx_t *ctx, size_t bytes, long batch)
         FP_CHECK(fp_stage_out(ctx, bytes));
         for (int w = 0; w < window; w++)
             FP_CHECK(fp_isend(ctx, bytes, &sends[w]));
-        FP_CHECK(fp_waitall(ctx, 2 * window, ctx->requests));
+        FP_CHECK(fp_waitall(2 * window, ctx->requests));
         FP_CHECK(fp_stage_in(ctx, bytes));
     }
     return FP_OK;

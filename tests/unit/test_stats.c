@@ -79,10 +79,11 @@ static void test_single_sample(void)
 
 static void test_batch_rule(void)
 {
-    /* 20 x 50 ns = 1 us: a 0.3 us operation needs 4 per sample, a 2 us one needs 1. */
-    CHECK(fp_batch_for(0.3e-6, 50e-9) == 4);
-    CHECK(fp_batch_for(2e-6, 50e-9) == 1);
-    CHECK(fp_batch_for(1e-6, 50e-9) == 1);
+    /* 100 x 50 ns = 5 us: a 0.3 us operation needs 32 per sample (17 rounded up to a power of
+     * two), a 2 us one 4, a 5 us one 1. */
+    CHECK(fp_batch_for(0.3e-6, 50e-9) == 32);
+    CHECK(fp_batch_for(2e-6, 50e-9) == 4);
+    CHECK(fp_batch_for(5e-6, 50e-9) == 1);
     CHECK(fp_batch_for(0.0, 50e-9) == 1024); /* capped */
 }
 
