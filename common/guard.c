@@ -12,7 +12,7 @@
 #include "options.h"
 #include "report.h"
 
-#define FP_GUARD_POLL_NS 100000000L /* watchdog resolution: 0.1 s */
+#define FP_GUARD_MIN_WAIT_MS 10 /* shortest sleep of the watchdog */
 #define FP_GUARD_GRACE_S 1          /* after expiry, let the other ranks print their line */
 #define FP_GUARD_BASE_S 60.0
 #define FP_GUARD_BYTES_PER_S 1e7
@@ -104,11 +104,20 @@ static void *watch(void *arg)
 {
     (void)arg;
     for (;;) {
-        struct timespec wait = {0, FP_GUARD_POLL_NS};
+        /* Sleep until the deadline, at most a second (a re-armed deadline is seen within it):
+         * the fewer wake-ups, the less this thread takes from a rank that spins on a core. */
+        long long deadline = atomic_load(&guard_deadline_ms), left = 1000;
+        if (deadline)
+            left = deadline - now_ms();
+        if (left > 1000)
+            left = 1000;
+        if (left < FP_GUARD_MIN_WAIT_MS)
+            left = FP_GUARD_MIN_WAIT_MS;
+        struct timespec wait = {left / 1000, (left % 1000) * 1000000L};
         int sig = sigtimedwait(&guard_signals, NULL, &wait);
         if (sig > 0)
             stopped(sig);
-        long long deadline = atomic_load(&guard_deadline_ms);
+        deadline = atomic_load(&guard_deadline_ms);
         if (deadline && now_ms() >= deadline)
             expired();
     }
