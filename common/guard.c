@@ -248,6 +248,8 @@ int fp_early_exit(const fp_bench_t *bench, const fp_params_t *params, int parse_
     if (parse_rc != FP_OK) {
         if (speaks)
             fprintf(stderr, "fabperf_%s: %s\n", bench->name, err);
+        else
+            sleep(1); /* let rank 0 print before the launcher, seeing an exit, ends the job */
         return FP_EXIT_USAGE;
     }
     if (speaks && params->help)

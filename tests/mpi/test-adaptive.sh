@@ -18,10 +18,12 @@ sys.exit(1 if bad or not meta["adaptive"] or meta["ci_target_pct"] != 5 else 0)'
 # A target nobody can meet: the budget ends each size, and the rows say so.
 run_job 2 sm fabperf_bw -a --ci-target 0.001 --time-budget 0.2 -m 1K:4K --format json
 check "bw -a impossible target: exit 0" rc_is 0
-check "bw -a impossible target: every row target_met false" "$PYTHON3" -c '
+check "bw -a impossible target: every row missed it, unless its CI really is that narrow" "$PYTHON3" -c '
 import json, sys
 rows = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "row"]
-sys.exit(0 if len(rows) == 3 and all(r["target_met"] is False for r in rows) else 1)' "$work/out"
+ok = len(rows) == 3 and all(r["target_met"] is False or r["ci_halfwidth_pct"] <= 0.001 for r in rows)
+ok = ok and sum(r["target_met"] is False for r in rows) >= 1
+sys.exit(0 if ok else 1)' "$work/out"
 
 # --batch fixes operations per sample; samples = ceil(iterations / batch).
 run_job 2 sm fabperf_latency --batch 8 -i 1000 -m 1:2 --format json
