@@ -22,7 +22,6 @@ const char *const fp_backend_names[FP_BACKEND_COUNT + 1] = {"mpi", "nccl", NULL}
 static const char *const format_names[] = {"text", "csv", "json", NULL};
 static const char *const timer_names[] = {"wtime", "cuda", NULL};
 
-/* The table: order is the order of --help. */
 /* OSU's iteration and warm-up counts: one class up to 8 KiB, another above. */
 #define FP_OSU_SMALL_LIMIT 8192
 
@@ -46,6 +45,7 @@ long fp_default_warmup(const fp_bench_t *bench, size_t bytes)
     return large ? 10 : 100;
 }
 
+/* The table: order is the order of --help. */
 const fp_option_t fp_options[] = {
     {'m', "message-size", FP_OPT_RANGE, FIELD(min_size), "[MIN:]MAX", NULL, 1, (double)FP_SIZE_LIMIT,
      NULL, NULL, 0, "message sizes in bytes, suffixes K M G (OSU -m)"},
