@@ -47,7 +47,10 @@ def main():
             failures.append(what)
 
     expect("5 launches: [min, max] covers 1 - 2/32", fc.rank_coverage(5, 1) == 1 - 2 / 32)
-    expect("2 launches: [min, max] covers 50%", fc.rank_coverage(2, 1) == 0.5)
+    expect("2, 3, 4 launches: [min, max] covers 50%, 75%, 87.5%",
+           [fc.rank_coverage(n, 1) for n in (2, 3, 4)] == [0.5, 0.75, 0.875])
+    expect("from 6 launches the interval covers 95% or more",
+           all(fc.rank_coverage(n, fc.median_ci_ranks(n)[0]) >= 0.95 for n in range(6, 60)))
     expect("fewer than 6 values: no 95% ranks", fc.median_ci_ranks(5) is None)
     expect("6 values: ranks 1..6 (96.9%)", fc.median_ci_ranks(6) == (1, 6))
     expect("9 values: ranks 2..8 (96.1%)", fc.median_ci_ranks(9) == (2, 8)
