@@ -19,7 +19,7 @@
 # Environment (all optional):
 #   FABPERF_BIN       directory holding the programs (else PATH)
 #   FABPERF_ARGS      extra arguments for every program, e.g. "-m 1:4M -i 1000 -x 100"
-#   REPEATS           launches per configuration and program [3]
+#   REPEATS           launches per configuration and program [5]
 #   MPI_FLAVOR        openmpi (mpirun) | mpich | intelmpi (mpiexec -genv) | srun [openmpi]
 #   MPIRUN            launcher program [mpirun, or mpiexec for mpich/intelmpi, srun]
 #   MPIRUN_ARGS       extra launcher arguments for every launch
@@ -34,7 +34,7 @@
 # Output: RUN_DIR/<label-sanitised>.<repeat>.<program>.json (and .log with the
 # launcher's output), RUN_DIR/launches.tsv (one line per launch), RUN_DIR/skipped.txt.
 
-REPEATS=${REPEATS:-3}
+REPEATS=${REPEATS:-5}
 MPI_FLAVOR=${MPI_FLAVOR:-openmpi}
 FABPERF_TIMEOUT=${FABPERF_TIMEOUT:-900}
 SRUN_MPI=${SRUN_MPI:-pmix}

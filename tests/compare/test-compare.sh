@@ -1,7 +1,8 @@
 #!/bin/sh
 # fabperf-compare: comparisons of synthetic results with known numbers (ratios, marks,
-# crossovers, repeats), the error exits, the PNG plot, and, when FABPERF_BIN is set and an
-# MPI launcher exists, real latency and bandwidth results over shared memory and TCP.
+# crossovers, statistics over launches, declared columns), the error exits, the PNG plot, and,
+# when FABPERF_BIN is set and an MPI launcher exists, real latency and bandwidth results over
+# shared memory and TCP.
 #
 # Environment: FABPERF_COMPARE (the script) [$(dirname "$0")/../../tools/fabperf-compare],
 # PYTHON3 [python3], FABPERF_BIN (folder of the programs; optional), FABPERF_LAUNCH
@@ -103,10 +104,19 @@ EOF
 
 # ---- synthetic inputs -------------------------------------------------------------------
 
-# meta PROGRAM METRIC LABEL(json): the first line of a result file.
+LAT_COLUMNS='["size","avg_us","p50_us","p50_ci_lo_us","p50_ci_hi_us","samples"]'
+BW_COLUMNS='["size","bw_mbps","bw_p50_mbps","bw_ci_lo_mbps","bw_ci_hi_mbps","avg_us","p50_us","p50_ci_lo_us","p50_ci_hi_us","samples"]'
+
+# meta PROGRAM METRIC LABEL(json) [COLUMNS(json)]: the first line of a result file; the columns
+# default to those of the metric's rows below.
 meta() {
-    printf '{"type":"meta","program":"%s","version":"0.1.0","benchmark":"x","metric":"%s","label":%s,"env":{},"hosts":[{"name":"node","ranks":2}],"date":"2026-01-02T03:04:05Z"}\n' \
-        "$1" "$2" "$3"
+    columns=${4:-}
+    if [ -z "$columns" ]; then
+        columns=$LAT_COLUMNS
+        [ "$2" = bandwidth ] && columns=$BW_COLUMNS
+    fi
+    printf '{"type":"meta","program":"%s","version":"0.1.0","benchmark":"x","metric":"%s","label":%s,"env":{},"hosts":[{"name":"node","ranks":2}],"date":"2026-01-02T03:04:05Z","columns":%s}\n' \
+        "$1" "$2" "$3" "$columns"
 }
 # lat SIZE P50 LO HI: a latency row.
 lat() {
@@ -122,99 +132,202 @@ end() {
     printf '{"type":"end","status":"complete","failures":0}\n'
 }
 
-# alpha against beta: 1 beta slower (*), 2 overlapping (~), 4 and 8 beta faster (*),
-# 16 beta slower (*), 32 no CI (?). Crossovers: between 1 and 4 (size 2 not significant),
+# launches PROGRAM NAME COUNT "SIZE:VALUE ..." [FOLDER] [SCALE] [SLOW]: COUNT launch files
+# FOLDER/NAME.<j>.PROGRAM.json of configuration NAME (label recorded; "-" as NAME's first
+# character: no label, taken from the file name). Launch j's median is VALUE * SCALE *
+# (0.97 + 0.01 j), i.e. 0.98, 0.99, 1.00, 1.01, 1.02, with a within-launch CI of +-3% of VALUE,
+# so the launches agree within their CIs; launch SLOW instead sits at 2.4 VALUE (a launch in
+# another mode).
+launches() {
+    program=$1 name=$2 count=$3 spec=$4
+    folder=${5:-$work/$name} scale=${6:-1} slow=${7:-0}
+    metric=latency row=lat label="\"$name\""
+    [ "$program" = fabperf_bw ] && metric=bandwidth row=bw
+    case $name in -*) name=${name#-} label=null ;; esac
+    mkdir -p "$folder"
+    j=1
+    while [ "$j" -le "$count" ]; do
+        {
+            meta "$program" "$metric" "$label"
+            for pair in $spec; do
+                # shellcheck disable=SC2046
+                "$row" $(awk -v s="${pair%%:*}" -v v="${pair#*:}" -v j="$j" -v k="$scale" -v slow="$slow" \
+                    'BEGIN { f = (j == slow) ? 2.4 : 0.97 + 0.01 * j; p = v * k * f;
+                             printf "%s %.10g %.10g %.10g", s, p, p - 0.03 * v, p + 0.03 * v }')
+            done
+            end
+        } >"$folder/$name.$j.$program.json"
+        j=$((j + 1))
+    done
+}
+
+# Five launches each. alpha against beta: 1 beta slower (*), 2 overlapping (~), 4 and 8 beta
+# faster (*), 16 beta slower (*). Crossovers: between 1 and 4 (size 2 not significant),
 # between 8 and 16.
+launches fabperf_latency alpha 5 "1:1.0 2:1.0 4:2.0 8:4.0 16:4.0"
+launches fabperf_latency beta 5 "1:2.0 2:1.01 4:1.0 8:2.0 16:8.0"
+
+# A run folder: five launches of gamma (no label recorded: taken from the file name), the
+# third in another mode (2.4 times slower, like this machine's slow latency mode).
+launches fabperf_latency -gamma 5 "1:3.0" "$work/run" 1 3
+
+# The same configuration launched twice five times, the second set 1.5% slower.
+launches fabperf_latency delta 5 "1:1.0 64:2.0 4096:9.0" "$work/old"
+launches fabperf_latency delta 5 "1:1.0 64:2.0 4096:9.0" "$work/new" 1.015
+
+# Clearly different, three and four launches each.
+launches fabperf_latency eps 3 "1:1.0" "$work/three"
+launches fabperf_latency zeta 3 "1:5.0" "$work/three"
+launches fabperf_latency eps 4 "1:1.0" "$work/four"
+launches fabperf_latency zeta 4 "1:5.0" "$work/four"
+
+# Bandwidth, five launches each: higher is better.
+launches fabperf_bw alpha-bw 5 "1:100 2:100"
+launches fabperf_bw beta-bw 5 "1:200 2:98"
+
+# One launch each: 1 within-launch CIs separate, 2 overlap, 32 no CI.
 {
-    meta fabperf_latency latency '"alpha"'
+    meta fabperf_latency latency '"one-a"'
     lat 1 1.0 0.9 1.1
     lat 2 1.0 0.9 1.1
-    lat 4 2.0 1.9 2.1
-    lat 8 4.0 3.9 4.1
-    lat 16 4.0 3.9 4.1
     printf '{"type":"row","size":32,"p50_us":5.0,"p50_ci_lo_us":null,"p50_ci_hi_us":null,"samples":3}\n'
     end
-} >"$work/alpha.json"
+} >"$work/one-a.json"
 {
-    meta fabperf_latency latency '"beta"'
+    meta fabperf_latency latency '"one-b"'
     lat 1 2.0 1.9 2.1
     lat 2 1.05 0.95 1.15
-    lat 4 1.0 0.9 1.1
-    lat 8 2.0 1.9 2.1
-    lat 16 8.0 7.9 8.1
     lat 32 5.0 4.9 5.1
     end
-} >"$work/beta.json"
-
-# A run folder: three repeats of gamma (no label recorded: taken from the file name).
-mkdir "$work/run"
-for r in 1:3.0:2.9:3.1 2:5.0:4.8:5.2 3:4.0:3.9:4.1; do
-    IFS=: read -r n p lo hi <<EOF
-$r
-EOF
-    { meta fabperf_latency latency null; lat 1 "$p" "$lo" "$hi"; end; } \
-        >"$work/run/gamma.$n.fabperf_latency.json"
-done
-
-# Bandwidth: higher is better.
-{ meta fabperf_bw bandwidth '"alpha"'; bw 1 100 95 105; bw 2 100 95 105; end; } >"$work/alpha-bw.json"
-{ meta fabperf_bw bandwidth '"beta"'; bw 1 200 190 210; bw 2 98 90 110; end; } >"$work/beta-bw.json"
+} >"$work/one-b.json"
 
 # ---- comparisons ------------------------------------------------------------------------
 
-compare --format json "$work/alpha.json" "$work/beta.json"
-check "json comparison of two latency files exits 0" rc_is 0
+compare --format json "$work/alpha" "$work/beta"
+check "json comparison of two five-launch configurations exits 0" rc_is 0
 check "baseline is the first configuration" json_holds 'd["tables"][0]["baseline"] == "alpha"'
 check "latency quantity is p50_us, lower is better" \
     json_holds 'table("fabperf_latency")["quantity"] == "p50_us" and table("fabperf_latency")["better"] == "lower"'
-check "values and CI kept" \
-    json_holds 'value("fabperf_latency", 1, "beta") == {"value": 2.0, "ci_lo": 1.9, "ci_hi": 2.1, "min": 2.0, "max": 2.0, "repeats": 1}'
-check "size 1: ratio 2, significant, slower" \
-    json_holds 'near(ratio("fabperf_latency", 1, "beta")["ratio"], 2.0) and ratio("fabperf_latency", 1, "beta")["mark"] == "*" and ratio("fabperf_latency", 1, "beta")["verdict"] == "slower"'
-check "size 2: overlapping CIs, ratio 1.05, no significant difference" \
-    json_holds 'near(ratio("fabperf_latency", 2, "beta")["ratio"], 1.05) and ratio("fabperf_latency", 2, "beta")["mark"] == "~" and ratio("fabperf_latency", 2, "beta")["significant"] is False'
+check "five launches: median of launch medians, min..max interval over launches, coverage 1 - 2/32" \
+    json_holds 'all(value("fabperf_latency", 1, "beta")[k] == x for k, x in {"value": 2.0, "ci_lo": 1.96, "ci_hi": 2.04, "min": 1.96, "max": 2.04, "repeats": 5, "interval": "between launches", "coverage": 0.9375, "disagree": False}.items())'
+check "size 1: ratio 2, significant, slower; false alarm 2/252" \
+    json_holds 'near(ratio("fabperf_latency", 1, "beta")["ratio"], 2.0) and ratio("fabperf_latency", 1, "beta")["mark"] == "*" and ratio("fabperf_latency", 1, "beta")["verdict"] == "slower" and near(ratio("fabperf_latency", 1, "beta")["false_alarm"], 2 / 252)'
+check "size 2: overlapping intervals, ratio 1.01, no significant difference" \
+    json_holds 'near(ratio("fabperf_latency", 2, "beta")["ratio"], 1.01) and ratio("fabperf_latency", 2, "beta")["mark"] == "~" and ratio("fabperf_latency", 2, "beta")["significant"] is False'
 check "size 4: ratio 0.5, significant, faster" \
     json_holds 'near(ratio("fabperf_latency", 4, "beta")["ratio"], 0.5) and ratio("fabperf_latency", 4, "beta")["verdict"] == "faster" and ratio("fabperf_latency", 4, "beta")["significant"] is True'
 check "size 16: ratio 2, slower" \
     json_holds 'near(ratio("fabperf_latency", 16, "beta")["ratio"], 2.0) and ratio("fabperf_latency", 16, "beta")["verdict"] == "slower"'
-check "size 32: no CI, significance unknown" \
-    json_holds 'ratio("fabperf_latency", 32, "beta")["mark"] == "?" and ratio("fabperf_latency", 32, "beta")["significant"] is None'
 check "two crossovers: 1..4 (beta overtakes), 8..16 (alpha overtakes)" \
     json_holds '[(x["from_size"], x["to_size"], x["after"]) for x in table("fabperf_latency")["crossovers"]] == [(1, 4, "beta"), (8, 16, "alpha")]'
 
-compare "$work/alpha.json" "$work/beta.json"
+compare "$work/alpha" "$work/beta"
 check "text comparison exits 0" rc_is 0
 check "text names the crossover between 8 and 16" \
     grep -q '^crossover between 8 and 16: alpha overtakes beta$' "$work/out"
-check "text shows absolute values with CI next to the ratio" \
-    grep -Eq '^ +1 +1\.000 \[0\.9000, 1\.100\] +2\.000 \[1\.900, 2\.100\] +2\.000 \* slower$' "$work/out"
-check "text marks overlapping CIs with ~" grep -Eq '^ +2 .* 1\.050 ~$' "$work/out"
+check "text shows the values with their intervals over launches next to the ratio" \
+    grep -Eq '^ +1 +1\.000 \[0\.9800, 1\.020\] +2\.000 \[1\.960, 2\.040\] +2\.000 \* slower$' "$work/out"
+check "text marks overlapping intervals with ~" grep -Eq '^ +2 .* 1\.010 ~$' "$work/out"
+check "text states launches, method and coverage" \
+    grep -q '^# launches: alpha x5 (min..max of launch medians, coverage 93.8%), beta x5' "$work/out"
 
-compare --format json --baseline beta "$work/alpha.json" "$work/beta.json"
+compare --format json --baseline beta "$work/alpha" "$work/beta"
 check "--baseline beta: ratio alpha/beta at 1 is 0.5, faster" \
     json_holds 'table("fabperf_latency")["baseline"] == "beta" and near(ratio("fabperf_latency", 1, "alpha")["ratio"], 0.5) and ratio("fabperf_latency", 1, "alpha")["verdict"] == "faster"'
 
-compare --format json "$work/alpha.json" "$work/run"
-check "run folder with repeats exits 0" rc_is 0
-check "repeats grouped under the file name's label" \
-    json_holds '[(c["name"], c["repeats"]) for c in table("fabperf_latency")["configurations"]] == [("alpha", 1), ("gamma", 3)]'
-check "repeats: median value, min..max spread, union CI" \
-    json_holds 'value("fabperf_latency", 1, "gamma") == {"value": 4.0, "ci_lo": 2.9, "ci_hi": 5.2, "min": 3.0, "max": 5.0, "repeats": 3}'
-check "repeats: ratio 4 against alpha, slower" \
-    json_holds 'near(ratio("fabperf_latency", 1, "gamma")["ratio"], 4.0) and ratio("fabperf_latency", 1, "gamma")["verdict"] == "slower"'
+compare --format json "$work/alpha" "$work/run"
+check "run folder of launches exits 0" rc_is 0
+check "launches grouped under the file name's label" \
+    json_holds '[(c["name"], c["repeats"]) for c in table("fabperf_latency")["configurations"]] == [("alpha", 5), ("gamma", 5)]'
+check "one launch in another mode: flagged, the median stays with the other four" \
+    json_holds 'value("fabperf_latency", 1, "gamma")["disagree"] is True and near(value("fabperf_latency", 1, "gamma")["value"], 3.03) and near(value("fabperf_latency", 1, "gamma")["ci_hi"], 7.2) and table("fabperf_latency")["configurations"][1]["disagree_sizes"] == 1'
+check "launches that agree within their CIs are not flagged" \
+    json_holds 'value("fabperf_latency", 1, "alpha")["disagree"] is False'
+compare "$work/alpha" "$work/run"
+check "text flags the disagreeing launches with !" grep -Eq '^ +1 .*\[2\.940, 7\.200\] ! ' "$work/out"
 
-compare --format json "$work/alpha-bw.json" "$work/beta-bw.json"
+compare --format json "$work/old" "$work/new"
+check "five against five launches of one configuration: no significant difference at any size" \
+    json_holds '[(r["size"], r["ratios"]["new/delta"]["verdict"]) for r in table("fabperf_latency")["rows"]] == [(1, "same"), (64, "same"), (4096, "same")]'
+
+compare --format json "$work/three"
+check "three against three launches, intervals apart: too few launches, not significant" \
+    json_holds 'ratio("fabperf_latency", 1, "zeta")["verdict"] == "too few launches" and ratio("fabperf_latency", 1, "zeta")["significant"] is None and ratio("fabperf_latency", 1, "zeta")["mark"] == "?" and near(ratio("fabperf_latency", 1, "zeta")["false_alarm"], 0.1)'
+compare --format json "$work/four"
+check "four against four launches, intervals apart: significant (false alarm 2/70)" \
+    json_holds 'ratio("fabperf_latency", 1, "zeta")["verdict"] == "slower" and near(ratio("fabperf_latency", 1, "zeta")["false_alarm"], 2 / 70)'
+
+compare --format json "$work/alpha-bw" "$work/beta-bw"
 check "bandwidth: MB/s, higher is better" \
     json_holds 'table("fabperf_bw")["unit"] == "MB/s" and table("fabperf_bw")["better"] == "higher"'
 check "bandwidth: ratio 2 at size 1 is faster, 0.98 at size 2 is ~" \
-    json_holds 'near(ratio("fabperf_bw", 1, "beta")["ratio"], 2.0) and ratio("fabperf_bw", 1, "beta")["verdict"] == "faster" and near(ratio("fabperf_bw", 2, "beta")["ratio"], 0.98) and ratio("fabperf_bw", 2, "beta")["mark"] == "~"'
+    json_holds 'near(ratio("fabperf_bw", 1, "beta-bw")["ratio"], 2.0) and ratio("fabperf_bw", 1, "beta-bw")["verdict"] == "faster" and near(ratio("fabperf_bw", 2, "beta-bw")["ratio"], 0.98) and ratio("fabperf_bw", 2, "beta-bw")["mark"] == "~"'
 
-compare --format csv "$work/alpha.json" "$work/beta.json"
-check "csv: header and one row per size and configuration" \
+# One launch per configuration: separate within-launch CIs are not a significant difference.
+compare --format json "$work/one-a.json" "$work/one-b.json"
+check "one launch each, within-launch CIs apart: verdict one launch, not significant" \
+    json_holds 'ratio("fabperf_latency", 1, "one-b")["verdict"] == "one launch" and ratio("fabperf_latency", 1, "one-b")["significant"] is None and near(ratio("fabperf_latency", 1, "one-b")["ratio"], 2.0)'
+check "one launch each, within-launch CIs overlap: no significant difference" \
+    json_holds 'ratio("fabperf_latency", 2, "one-b")["verdict"] == "same" and ratio("fabperf_latency", 2, "one-b")["significant"] is False'
+check "one launch: the within-launch CI is kept and named so" \
+    json_holds 'value("fabperf_latency", 1, "one-b")["interval"] == "within launch" and value("fabperf_latency", 1, "one-b")["ci_lo"] == 1.9'
+check "size 32 without CI: significance unknown" \
+    json_holds 'ratio("fabperf_latency", 32, "one-b")["mark"] == "?" and ratio("fabperf_latency", 32, "one-b")["verdict"] == "unknown"'
+check "one launch: no crossover claimed" json_holds 'table("fabperf_latency")["crossovers"] == []'
+compare "$work/one-a.json" "$work/one-b.json"
+check "text: one launch cannot speak to launch-to-launch variation" \
+    grep -q '^# one launch of one-a, one-b: .*cannot speak to launch-to-launch variation' "$work/out"
+check "text: separate within-launch CIs of single launches read ? one launch" \
+    grep -Eq '^ +1 .* 2\.000 \? one launch$' "$work/out"
+
+compare --format csv "$work/alpha" "$work/beta"
+check "csv: header and one row per size and configuration, with the launch statistics" \
     "$PYTHON3" -c 'import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 r = [x for x in rows if x["size"] == "4" and x["configuration"] == "beta"]
-sys.exit(0 if len(rows) == 12 and len(r) == 1 and float(r[0]["ratio"]) == 0.5 and r[0]["verdict"] == "faster" else 1)' "$work/out"
+ok = len(rows) == 10 and len(r) == 1 and float(r[0]["ratio"]) == 0.5 and r[0]["verdict"] == "faster"
+ok = ok and r[0]["interval"] == "between launches" and float(r[0]["coverage"]) == 0.9375
+ok = ok and r[0]["disagree"] == "false" and abs(float(r[0]["false_alarm"]) - 2 / 252) < 1e-12
+sys.exit(0 if ok else 1)' "$work/out"
+
+# ---- columns declared by the meta line -----------------------------------------------------
+
+COLL_COLUMNS='["size","oop_p50_us","oop_busbw_gbps","oop_p50_ci_lo_us","oop_p50_ci_hi_us","p50_us","p50_ci_lo_us","p50_ci_hi_us"]'
+# coll LABEL BUSBW: a collective file; the bus-bandwidth CI comes from the out-of-place time CI
+# (2.0 us in 1.9..2.1); the row's stray oop_busbw_ci_* keys are not what the programs write.
+coll() {
+    meta fabperf_allreduce collective "\"$1\"" "$COLL_COLUMNS"
+    printf '{"type":"row","size":1024,"oop_p50_us":2.0,"oop_busbw_gbps":%s,"oop_p50_ci_lo_us":1.9,"oop_p50_ci_hi_us":2.1,"oop_busbw_ci_lo_gbps":0.001,"oop_busbw_ci_hi_gbps":1000,"p50_us":2.0,"p50_ci_lo_us":1.9,"p50_ci_hi_us":2.1}\n' "$2"
+    end
+}
+coll c1 10 >"$work/c1.json"
+coll c2 10 >"$work/c2.json"
+compare --format json "$work/c1.json" "$work/c2.json"
+check "collective: bus bandwidth CI carried over from the out-of-place time CI" \
+    json_holds 'table("fabperf_allreduce")["quantity"] == "oop_busbw_gbps" and near(value("fabperf_allreduce", 1024, "c2")["ci_lo"], 10 * 2.0 / 2.1) and near(value("fabperf_allreduce", 1024, "c2")["ci_hi"], 10 * 2.0 / 1.9)'
+
+{ meta fabperf_latency latency '"nop50"' '["size","avg_us","samples"]'; lat 1 1.0 0.9 1.1; end; } >"$work/nop50.json"
+compare "$work/one-a.json" "$work/nop50.json"
+check "value column missing from the meta line's columns: exit 2" rc_is 2
+check "value column missing: one line naming the file and the column" \
+    one_error_line "nop50.json: column p50_us (p50 latency) is not among the columns of its meta line"
+{ meta fabperf_latency latency '"noci"' '["size","p50_us","samples"]'; lat 1 1.0 0.9 1.1; end; } >"$work/noci.json"
+compare --format json "$work/one-a.json" "$work/noci.json"
+check "CI columns missing: exit 0" rc_is 0
+check "CI columns missing: a warning naming them" \
+    grep -q '^fabperf-compare: warning: .*noci.json: column(s) p50_ci_lo_us, p50_ci_hi_us not among the columns' "$work/err"
+check "CI columns missing: that file's values have no CI, significance unknown" \
+    json_holds 'value("fabperf_latency", 1, "noci")["ci_lo"] is None and ratio("fabperf_latency", 1, "noci")["verdict"] == "unknown"'
+sed 's/,"columns":\[[^]]*\]//' "$work/one-b.json" >"$work/nocolumns.json"
+compare "$work/one-a.json" "$work/nocolumns.json"
+check "meta line without columns: exit 0 with a warning" rc_is 0
+check "meta line without columns: the warning says the keys are not checked" \
+    grep -q 'nocolumns.json: the meta line has no columns list; keys not checked' "$work/err"
+
+# ---- the statistics themselves -------------------------------------------------------------
+
+check "between-launch statistics: exact coverage, ranks, false-alarm rates (by enumeration and simulation)" \
+    "$PYTHON3" "$(dirname "$0")/launch_stats_check.py" "$FABPERF_COMPARE"
 
 # ---- errors -----------------------------------------------------------------------------
 
@@ -225,26 +338,26 @@ mkdir "$work/empty"
 compare
 check "no input: exit 2" rc_is 2
 check "no input: one line" one_error_line "no input"
-compare "$work/alpha.json" "$work/missing.json"
+compare "$work/one-a.json" "$work/missing.json"
 check "missing file: exit 2" rc_is 2
 check "missing file: one line" one_error_line "cannot read .*missing.json"
 if [ "$(id -u)" -ne 0 ]; then
-    cp "$work/beta.json" "$work/locked.json"
+    cp "$work/one-b.json" "$work/locked.json"
     chmod 000 "$work/locked.json"
-    compare "$work/alpha.json" "$work/locked.json"
+    compare "$work/one-a.json" "$work/locked.json"
     check "unreadable file: exit 2" rc_is 2
     check "unreadable file: one line" one_error_line "cannot read .*locked.json"
 fi
-compare "$work/alpha.json" "$work/other.json"
+compare "$work/one-a.json" "$work/other.json"
 check "JSON that is not fabperf's: exit 2" rc_is 2
 check "JSON that is not fabperf's: one line" one_error_line "other.json is not a fabperf JSON result"
-compare "$work/alpha.json" "$work/text.json"
+compare "$work/one-a.json" "$work/text.json"
 check "text file: exit 2" rc_is 2
 check "text file: one line" one_error_line "text.json is not a fabperf JSON result"
-compare "$work/alpha.json" "$work/beta-bw.json"
+compare "$work/one-a.json" "$work/beta-bw/beta-bw.1.fabperf_bw.json"
 check "latency against bandwidth: exit 2" rc_is 2
 check "latency against bandwidth: one line" one_error_line "cannot compare"
-compare "$work/alpha.json"
+compare "$work/one-a.json"
 check "one configuration: exit 2" rc_is 2
 check "one configuration: one line" one_error_line "fewer than two configurations"
 compare "$work/run"
@@ -252,15 +365,15 @@ check "repeats of one configuration only: exit 2" rc_is 2
 compare "$work/empty"
 check "folder without results: exit 2" rc_is 2
 check "folder without results: one line" one_error_line "holds no fabperf result"
-compare --baseline nosuch "$work/alpha.json" "$work/beta.json"
+compare --baseline nosuch "$work/one-a.json" "$work/one-b.json"
 check "unknown baseline: exit 2" rc_is 2
 check "unknown baseline: one line" one_error_line "no such configuration"
-compare --format xml "$work/alpha.json" "$work/beta.json"
+compare --format xml "$work/one-a.json" "$work/one-b.json"
 check "bad --format: exit 2, one line" one_error_line "invalid choice"
 compare --help
 check "--help exits 0" rc_is 0
-check "--help explains repeats, marks, crossovers, formats, plots and exits" \
-    help_explains median union "do not overlap" crossover "--format" "--plot" "--baseline" "exit status"
+check "--help explains launches, marks, crossovers, formats, plots and exits" \
+    help_explains "median of the launch medians" "order statistics" separate "one launch" "false alarm" disagree crossover "--format" "--plot" "--baseline" "exit status"
 
 # ---- plot -------------------------------------------------------------------------------
 
@@ -273,7 +386,7 @@ is_png() {
 }
 
 if command -v gnuplot >/dev/null 2>&1; then
-    compare --plot "$work/plots" "$work/alpha.json" "$work/beta.json" "$work/alpha-bw.json" "$work/beta-bw.json"
+    compare --plot "$work/plots" "$work/one-a.json" "$work/one-b.json" "$work/alpha-bw" "$work/beta-bw"
     check "--plot exits 0" rc_is 0
     check "--plot writes a latency PNG" is_png "$work/plots/fabperf_latency.png"
     check "--plot writes a bandwidth PNG" is_png "$work/plots/fabperf_bw.png"
@@ -307,8 +420,10 @@ if [ -n "${FABPERF_BIN:-}" ] && { [ -n "${FABPERF_LAUNCH:-}" ] || command -v mpi
     for label in shm tcp; do
         transport=$label
         [ "$label" = shm ] && transport=sm
-        for repeat in 1 2; do
+        for repeat in 1 2 3 4; do
             for prog in fabperf_latency fabperf_bw; do
+                # Four latency launches per configuration (significance needs them), two of bw.
+                [ "$prog" = fabperf_bw ] && [ "$repeat" -gt 2 ] && continue
                 iterations=200
                 [ "$prog" = fabperf_bw ] && iterations=20  # a window of messages per operation
                 if launch "$transport" "$FABPERF_BIN/$prog" -m 1:64K -i "$iterations" --format json \
@@ -321,14 +436,16 @@ if [ -n "${FABPERF_BIN:-}" ] && { [ -n "${FABPERF_LAUNCH:-}" ] || command -v mpi
             done
         done
     done
-    check "real runs: 8 launches over shm and tcp" [ "$launched" -eq 8 ]
+    check "real runs: 12 launches over shm and tcp" [ "$launched" -eq 12 ]
     compare "$real"
     check "real comparison (text) exits 0" rc_is 0
     sed 's/^/# /' "$work/out"
     compare --format json --baseline tcp "$real"
     check "real comparison (json) exits 0" rc_is 0
-    check "real: both programs compared, 2 repeats each" \
-        json_holds 'sorted(t["program"] for t in d["tables"]) == ["fabperf_bw", "fabperf_latency"] and all(c["repeats"] == 2 for t in d["tables"] for c in t["configurations"])'
+    check "real: both programs compared, 4 latency and 2 bandwidth launches each" \
+        json_holds 'sorted(t["program"] for t in d["tables"]) == ["fabperf_bw", "fabperf_latency"] and [c["repeats"] for c in table("fabperf_latency")["configurations"] + table("fabperf_bw")["configurations"]] == [4, 4, 2, 2]'
+    check "real: two bandwidth launches each are never called significant" \
+        json_holds 'all(r["ratios"]["shm"]["significant"] is not True for r in table("fabperf_bw")["rows"])'
     check "real: shm latency at 8 B significantly faster than tcp" \
         json_holds 'ratio("fabperf_latency", 8, "shm")["significant"] is True and ratio("fabperf_latency", 8, "shm")["verdict"] == "faster" and ratio("fabperf_latency", 8, "shm")["ratio"] < 1'
 else
