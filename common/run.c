@@ -234,6 +234,10 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
     }
     fp_report_t report;
     meta_fill(&run, program);
+    if (fp_placement_start(&run.meta.placement, run.ctx.comm) != FP_OK) {
+        fprintf(stderr, "%s: rank %d: %s\n", program, rank, fp_error_message());
+        MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
+    }
     if (rank == 0) {
         fp_report_begin(&report, out.file, (fp_format_t)run.params.format, &run.meta);
         cut.out = &out;
@@ -253,6 +257,10 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
     fp_guard_finish();
+    if (fp_placement_end(&run.meta.placement, run.ctx.comm) != FP_OK) {
+        fprintf(stderr, "%s: rank %d: %s\n", program, rank, fp_error_message());
+        MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
+    }
     if (rank == 0) {
         fp_report_end(&report, "complete", failures);
         if (output_close(&out, run.params.output) != FP_OK) {
