@@ -47,6 +47,24 @@ rc=$?
 check "taskset -c 0: exit 0" rc_is 0
 check "taskset -c 0: both ranks' affinity is 0, and they ran on CPU 0" provenance json "$work/out" 2 0
 
+# Bounds: a value over 4096 B is cut and says so; beyond 256 KiB per rank variables are counted.
+FP_ENV_DIR=$work/big
+mkdir -p "$FP_ENV_DIR/all"
+"$PYTHON3" -c '
+import sys
+open(sys.argv[1] + "/FI_AAA_LONG", "w").write("y" * 5000)
+for i in range(70):
+    open(sys.argv[1] + "/FI_BIG_%02d" % i, "w").write("x" * 4000)' "$FP_ENV_DIR/all"
+timeout 60 "$FABPERF_LAUNCH" 2 sm "$FABPERF_TESTS_DIR/rank-env.sh" "$FABPERF_PT2PT_BIN/fabperf_latency" \
+    -m 8 -i 20 -x 2 --format json </dev/null >"$work/out" 2>"$work/err"
+rc=$?
+check "280 KiB of variables: exit 0" rc_is 0
+check "a 5000-byte value is cut at 4096 B and says so; variables over 256 KiB per rank are counted" json_check \
+    "$work/out" 'meta["env"]["FI_AAA_LONG"] == "y" * 4096 + " [cut: 5000 B in all]" and meta["env_unrecorded"] > 0 and sum(k.startswith("FI_BIG_") for k in meta["env"]) + meta["env_unrecorded"] // 2 == 70'
+timeout 60 "$FABPERF_LAUNCH" 2 sm "$FABPERF_TESTS_DIR/rank-env.sh" "$FABPERF_PT2PT_BIN/fabperf_latency" \
+    -m 8 -i 20 -x 2 </dev/null >"$work/out" 2>"$work/err"
+check "text: a line counts the variables not recorded" grep -q -E '^# env: [1-9][0-9]* variable\(s\) not recorded' "$work/out"
+
 # Launch-time environment per rank (MPMD), the way users set it: rank 1's UCX_TLS is recorded and
 # the difference flagged.
 case $FABPERF_MPI_FLAVOR in
