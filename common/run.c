@@ -244,6 +244,10 @@ static int step_setup(fp_run_t *run, const char *program, output_t *out, int *co
 static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_report_t *report)
 {
     meta_fill(run, program);
+    if (fp_placement_start(&run->meta.placement, run->ctx.comm) != FP_OK) {
+        fprintf(stderr, "%s: rank %d: %s\n", program, run->ctx.rank, fp_error_message());
+        MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
+    }
     if (run->ctx.rank != 0)
         return;
     fp_report_begin(report, out->file, (fp_format_t)run->params.format, &run->meta);
@@ -268,6 +272,10 @@ static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
     fp_guard_finish();
+    if (fp_placement_end(&run->meta.placement, run->ctx.comm) != FP_OK) {
+        fprintf(stderr, "%s: rank %d: %s\n", program, rank, fp_error_message());
+        MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
+    }
     if (rank == 0) {
         fp_report_end(report, "complete", failures);
         if (output_close(out, run->params.output) != FP_OK) {
