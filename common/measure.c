@@ -86,6 +86,8 @@ static int warm_up(fp_run_t *run, size_t bytes, long *batch)
     *batch = run->params.batch;
     if (*batch <= 0 && run->ctx.rank == 0)
         *batch = fp_batch_for(median_of(run->samples, timed), run->timer_overhead_s);
+    if (run->params.batch <= 0 && run->plan.max_batch > 0 && *batch > run->plan.max_batch)
+        *batch = run->plan.max_batch;
     FP_MPI_CHECK(MPI_Bcast(batch, 1, MPI_LONG, 0, run->ctx.comm));
     return FP_OK;
 }

@@ -22,6 +22,8 @@ const char *const fp_backend_names[FP_BACKEND_COUNT + 1] = {"mpi", "nccl", NULL}
 
 static const char *const format_names[] = {"text", "csv", "json", NULL};
 static const char *const timer_names[] = {"wtime", "cuda", NULL};
+static const char *const layout_names[] = {"full", "osu", "nccl-tests", NULL};
+static const char *const on_off[] = {"off", "on", NULL};
 
 /* The table: order is the order of --help. */
 const fp_option_t fp_options[] = {
@@ -63,10 +65,15 @@ const fp_option_t fp_options[] = {
      "reduction operation (nccl-tests -o)"},
     {'r', "root", FP_OPT_LONG, FIELD(root), "N", "0", 0, 1e9, NULL, NULL, FP_USES_ROOT,
      "root rank (nccl-tests -r)"},
+    {0, "rotate", FP_OPT_CHOICE, FIELD(rotate), "on|off", "on", 0, 0, on_off, NULL, FP_USES_COLLECTIVE,
+     "each call uses the next slice of the -m MAX buffers, as nccl-tests shifts them; off: same slice"},
     {'c', "validate", FP_OPT_FLAG, FIELD(validate), NULL, NULL, 0, 0, NULL, NULL, 0,
      "check every received byte after the timed loop; exit 1 on any Fail"},
     {0, "format", FP_OPT_CHOICE, FIELD(format), "FMT", "text", 0, 0, format_names, NULL, 0,
      "output: text (OSU layout), csv, json (JSON Lines)"},
+    {0, "layout", FP_OPT_CHOICE, FIELD(layout), "L", "full", 0, 0, layout_names, NULL, 0,
+     "text columns: full (OSU's or nccl-tests' first columns, then statistics), or exactly "
+     "osu's or nccl-tests' (collectives) row; statistics then only in csv and json"},
     {0, "output", FP_OPT_STRING, FIELD(output), "FILE", NULL, 0, 0, NULL, NULL, 0,
      "write results to FILE (atomically) instead of standard output"},
     {0, "label", FP_OPT_STRING, FIELD(label), "TEXT", NULL, 0, 0, NULL, NULL, 0,
@@ -404,6 +411,12 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
         return fail(err, errlen, "-i/--iterations fixes the count, -a/--adaptive decides it: give one");
     if (!params->adaptive && (seen[FIELD(ci_target_pct)] || seen[FIELD(time_budget_s)] || seen[FIELD(max_samples)]))
         return fail(err, errlen, "--ci-target, --time-budget and --max-samples need -a/--adaptive");
+    if (params->layout != FP_LAYOUT_FULL && params->format != FP_FORMAT_TEXT)
+        return fail(err, errlen, "--layout %s applies to --format text (csv and json have every column)",
+                    layout_names[params->layout]);
+    if (params->layout == FP_LAYOUT_NCCL_TESTS && !(bench->uses & FP_USES_COLLECTIVE))
+        return fail(err, errlen, "--layout nccl-tests applies to the collectives, not to fabperf_%s "
+                    "(accepted: full, osu)", bench->name);
     if (params->backend == FP_BACKEND_NCCL && !seen[FIELD(timer)])
         params->timer = FP_TIMER_CUDA;
     if (npositional == 1)

@@ -41,13 +41,14 @@ typedef struct fp_meta {
     char buffers[8];        /* "H H" */
     const char *timer;
     double timer_overhead_us;
-    char iterations[160], warmup[96], batch[64];
+    char iterations[160], warmup[96], batch[160];
     const char *sample; /* what one sample is */
     long window;
     int adaptive;
     double ci_target_pct, time_budget_s;
     int validate, staging;
     const char *label;
+    int layout;                /* an fp_layout_t: text columns */
     int nenv;
     fp_env_var_t *env;         /* the union over ranks, by name */
     int env_unrecorded;        /* variables over the per-rank bound, not sent */
@@ -59,6 +60,7 @@ typedef struct fp_meta {
     int root;                /* -1 when not rooted */
     const char *busbw_formula; /* "2(n-1)/n" */
     double busbw_factor;
+    int rotate;              /* buffers rotate between calls */
 } fp_meta_t;
 
 /* A quantity's median and the 95% confidence interval of that median, in its unit. */
