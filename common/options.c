@@ -38,7 +38,7 @@ const fp_option_t fp_options[] = {
     {0, "step-bytes", FP_OPT_SIZE, FIELD(step_bytes), "SIZE", NULL, 1, (double)FP_SIZE_LIMIT, NULL,
      NULL, 0, "next size = size + SIZE instead (nccl-tests -i)"},
     {'i', "iterations", FP_OPT_LONG, FIELD(iterations), "N", "default", 1, 1e9, NULL, "default", 0,
-     "timed operations per size (OSU -i)"},
+     "timed operations per size, rounded up to whole samples (OSU -i)"},
     {'n', "iters", FP_OPT_LONG, FIELD(iterations), "N", NULL, 1, 1e9, NULL, NULL, 0,
      "same as -i (nccl-tests -n)"},
     {'x', "warmup", FP_OPT_LONG, FIELD(warmup), "N", "default", 1, 1e9, NULL, "default", 0,

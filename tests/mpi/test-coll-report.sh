@@ -6,19 +6,22 @@
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 FABPERF_BIN=${FABPERF_COLL_BIN:?run through make check}
-layouts="$PYTHON3 $FABPERF_TESTS_DIR/coll_layouts.py"
+layouts() {
+    "$PYTHON3" "$FABPERF_TESTS_DIR/coll_layouts.py" "$@"
+}
 
 for program in allreduce allgather reduce_scatter bcast reduce alltoall; do
     run_job 2 sm "fabperf_$program" -m 1:64K -f 4 -i 20 -x 2 --layout nccl-tests
     check "$program --layout nccl-tests: exit 0" rc_is 0
-    check "$program --layout nccl-tests: nccl-tests' row regex accepts every row" $layouts nccl-tests "$work/out"
+    check "$program --layout nccl-tests: nccl-tests' row regex accepts every row" layouts nccl-tests "$work/out"
     check "$program --layout nccl-tests without -c: no 'Out of bounds values' line" \
         sh -c "! grep -q 'Out of bounds' '$work/out'"
     run_job 2 sm "fabperf_$program" -m 1:64K -f 4 -i 20 -x 2 --layout nccl-tests -c
-    check "$program --layout nccl-tests -c: rows accepted, '# Out of bounds values : 0 OK'" sh -c \
-        "$layouts nccl-tests '$work/out' && grep -q '^# Out of bounds values : 0 OK' '$work/out'"
+    check "$program --layout nccl-tests -c: nccl-tests' row regex accepts every row" layouts nccl-tests "$work/out"
+    check "$program --layout nccl-tests -c: '# Out of bounds values : 0 OK'" \
+        grep -q '^# Out of bounds values : 0 OK' "$work/out"
     run_job 2 sm "fabperf_$program" -m 1:64K -f 4 -i 20 -x 2 --layout osu
-    check "$program --layout osu: OSU's '# Size  Avg Latency(us)' rows" $layouts osu "$work/out" "Avg Latency(us)"
+    check "$program --layout osu: OSU's '# Size  Avg Latency(us)' rows" layouts osu "$work/out" "Avg Latency(us)"
     # nccl-tests' count: elements of one rank's call (per-rank block for allgather,
     # reduce_scatter and alltoall), size = the whole buffer.
     run_job 2 sm "fabperf_$program" -m 64:4K -f 4 -i 20 -x 2 --format json
@@ -29,9 +32,9 @@ done
 
 FABPERF_BIN=$FABPERF_PT2PT_BIN
 run_job 2 sm fabperf_latency -m 1:1K -i 200 -x 10 --layout osu
-check "latency --layout osu: OSU's '# Size  Latency (us)' rows" $layouts osu "$work/out" "Latency (us)"
+check "latency --layout osu: OSU's '# Size  Latency (us)' rows" layouts osu "$work/out" "Latency (us)"
 run_job 2 sm fabperf_bw -m 1:1K -i 10 -x 2 --layout osu
-check "bw --layout osu: OSU's '# Size  Bandwidth (MB/s)' rows" $layouts osu "$work/out" "Bandwidth (MB/s)"
+check "bw --layout osu: OSU's '# Size  Bandwidth (MB/s)' rows" layouts osu "$work/out" "Bandwidth (MB/s)"
 run_job 2 sm fabperf_latency --layout nccl-tests
 check "--layout nccl-tests on latency: exit 2, one line naming the option" sh -c \
     "[ $rc -eq 2 ] && grep -q -- '--layout nccl-tests applies to the collectives' '$work/err' && [ \$(grep -c '^fabperf_latency:' '$work/err') -eq 1 ]"
@@ -70,6 +73,7 @@ readme=$FABPERF_TESTS_DIR/../README.md
 check "--help of every collective: -m default 1:1M" sh -c \
     "for p in allreduce allgather reduce_scatter bcast reduce alltoall; do '$FABPERF_BIN/fabperf_'\$p --help | grep -q 'default: 1:1M' || exit 1; done"
 check "--help of latency: -m default 1:4M" sh -c "'$FABPERF_PT2PT_BIN/fabperf_latency' --help | grep -q 'default: 1:4M'"
+# shellcheck disable=SC2016 # backquotes of Markdown, not expansions
 check "README's option table: 1:4M point-to-point, 1:1M collectives" \
     grep -q '^| `-m, --message-size \[MIN:\]MAX` | .* | `1:4M` (point-to-point), `1:1M` (collectives) |$' "$readme"
 finish

@@ -24,4 +24,14 @@ check "allreduce: every size Fail, out-of-place #wrong (both ranks) about 1/9 of
 run_with_fault 2 sm FP_UNWRITTEN=zeros fabperf_allreduce -m 4K:4K -i 10 -x 2 -c -T float -o sum
 check "allreduce float, text: Fail, 'Out of bounds values' counts them" sh -c \
     "grep -q '^# Out of bounds values : [1-9][0-9]* FAILED' '$work/out' && grep -q '^# validation: FAILED' '$work/out'"
+# --rotate: each call on the next slice of the -m MAX buffers (on), or always the same (off).
+# Sizes 4 B to 4 KiB, 100 timed and 2 warm-up calls per variant: rotating, the 4-byte calls alone
+# use > 100 result addresses; not rotating, each variant uses one (rbuf, or rbuf in place).
+for rotate in on off; do
+    run_with_fault 2 sm "FP_UNWRITTEN=none FP_ADDRESS_LOG=$work/addresses.$rotate" fabperf_allreduce \
+        -m 4:4K -f 4 -i 100 -x 2 --rotate "$rotate"
+    check "--rotate $rotate: exit 0" rc_is 0
+done
+check "--rotate on: > 100 distinct result addresses on rank 0; --rotate off: at most 2" sh -c \
+    "[ \$(cat '$work/addresses.on.0') -gt 100 ] && [ \$(cat '$work/addresses.off.0') -le 2 ]"
 finish
