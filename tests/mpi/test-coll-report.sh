@@ -39,6 +39,8 @@ run_job 2 sm fabperf_latency --layout nccl-tests
 check "--layout nccl-tests on latency: exit 2, one line naming the option" sh -c \
     "[ $rc -eq 2 ] && grep -q -- '--layout nccl-tests applies to the collectives' '$work/err' && [ \$(grep -c '^fabperf_latency:' '$work/err') -eq 1 ]"
 FABPERF_BIN=$FABPERF_COLL_BIN
+run_job 2 sm fabperf_allreduce --rotate yes
+check "--rotate yes: exit 2, accepted values named" sh -c "[ $rc -eq 2 ] && grep -q -- \"--rotate: unknown value 'yes' (accepted: off, on)\" '$work/err'"
 run_job 2 sm fabperf_allreduce --layout osu --format csv
 check "--layout osu --format csv: exit 2" sh -c "[ $rc -eq 2 ] && grep -q -- '--layout osu applies to --format text' '$work/err'"
 
