@@ -35,8 +35,9 @@ static void add_finding(pf_node_t *summary, int level, const char *node, const c
 }
 
 /* The value most nodes hold; on a tie (*tie set) the highest number for numeric facts, where the
- * lower ones are the odd ones out, else none (NULL): every node is then named with its value. */
-static const char *reference_value(const char **values, int count, int numeric, int *tie_out)
+ * lower ones are the odd ones out, or the value known to be good; else none (NULL): every node is
+ * then named with its value. */
+static const char *reference_value(const char **values, int count, int numeric, const char *good, int *tie_out)
 {
     const char *best = NULL;
     int best_count = 0, tie = 0;
@@ -54,9 +55,12 @@ static const char *reference_value(const char **values, int count, int numeric, 
             tie = 1;
         }
     }
-    *tie_out = tie;
+    *tie_out = tie && numeric;
     if (!tie)
         return best;
+    for (int i = 0; !numeric && good[0] && i < count; i++)
+        if (values[i] && strcmp(values[i], good) == 0)
+            return values[i];
     if (!numeric)
         return NULL;
     for (int i = 0; i < count; i++)
@@ -85,7 +89,7 @@ static void compare_fact(const pf_node_t *nodes, int count, const pf_fact_t *fac
     for (int i = 0; i < count; i++)
         values[i] = pf_fact_value(&nodes[i], fact->device, fact->key);
     int tie = 0;
-    const char *ref = reference_value(values, count, fact->numeric, &tie);
+    const char *ref = reference_value(values, count, fact->numeric, fact->good, &tie);
     int level = fact->same == PF_SAME_FAIL ? PF_FAIL : PF_WARN;
     for (int i = 0; i < count; i++) {
         if (!values[i] || (ref && (strcmp(values[i], ref) == 0 ||

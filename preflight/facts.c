@@ -46,6 +46,12 @@ void pf_fact_fix(pf_node_t *node, int numeric, const char *fix)
     snprintf(f->fix, sizeof f->fix, "%s", fix);
 }
 
+void pf_fact_good(pf_node_t *node, const char *good)
+{
+    if (node->nfacts)
+        snprintf(node->facts[node->nfacts - 1].good, sizeof node->facts[0].good, "%s", good);
+}
+
 void pf_finding(pf_node_t *node, int level, const char *device, const char *fmt, ...)
 {
     pf_finding_t *list = grow(node->findings, &node->findings_cap, node->nfindings, sizeof *list);

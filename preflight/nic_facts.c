@@ -26,8 +26,10 @@ static void rdma_facts(pf_node_t *node, const fp_nic_t *nic)
 {
     pf_fact(node, nic->name, "state", PF_SAME_FAIL, "%s", nic->state[0] ? nic->state : "unknown");
     pf_fact_fix(node, 0, "bring the port up (cable, subnet manager; ibstat)");
+    pf_fact_good(node, "ACTIVE");
     pf_fact(node, nic->name, "phys state", PF_SAME_FAIL, "%s", nic->phys_state[0] ? nic->phys_state : "unknown");
     pf_fact_fix(node, 0, "check cable and switch port (ibstat, mlxlink)");
+    pf_fact_good(node, "LinkUp");
     pf_fact(node, nic->name, "rate", PF_SAME_FAIL, "%s", nic->rate_text[0] ? nic->rate_text : "unknown");
     pf_fact_fix(node, 1, "check cable, switch port speed and width (ibstat, mlxlink)");
     pf_fact(node, nic->name, "link layer", PF_SAME_FAIL, "%s", nic->link_layer[0] ? nic->link_layer : "unknown");

@@ -21,6 +21,7 @@ typedef struct {
     int same;    /* pf_same_t */
     int numeric; /* on a tie between nodes, the lower value is the odd one */
     char fix[120];
+    char good[24]; /* on a tie between nodes, the value known to be right ("loaded") */
 } pf_fact_t;
 
 typedef struct {
@@ -51,6 +52,8 @@ void pf_fact(pf_node_t *node, const char *device, const char *key, int same, con
     __attribute__((format(printf, 5, 6)));
 /* Marks the last fact numeric and gives the fix named in a difference finding. */
 void pf_fact_fix(pf_node_t *node, int numeric, const char *fix);
+/* Names the last fact's right value, which wins a tie between nodes. */
+void pf_fact_good(pf_node_t *node, const char *good);
 void pf_finding(pf_node_t *node, int level, const char *device, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 const char *pf_fact_value(const pf_node_t *node, const char *device, const char *key);

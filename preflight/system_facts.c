@@ -20,6 +20,7 @@ static void memlock_fact(pf_node_t *node, const pf_where_t *where)
     else
         pf_fact(node, "node", "memlock", PF_SAME_WARN, "%s bytes", soft);
     pf_fact_fix(node, 0, "set 'ulimit -l unlimited' (limits.conf memlock, or the launcher's propagation)");
+    pf_fact_good(node, "unlimited");
 }
 
 static long meminfo_value(const char *text, const char *key)
@@ -75,6 +76,7 @@ static void governor_fact(pf_node_t *node, const pf_where_t *where)
         snprintf(value, sizeof value, "%s", names[0]);
     pf_fact(node, "node", "cpu governor", PF_SAME_WARN, "%s", kinds ? value : "unknown (no cpufreq)");
     pf_fact_fix(node, 0, "cpupower frequency-set -g performance");
+    pf_fact_good(node, "performance");
     if (kinds && (kinds > 1 || strcmp(names[0], "performance") != 0))
         pf_finding(node, PF_WARN, "cpu", "CPU frequency governor is %s, not performance: timings drift with "
                    "the clock; fix: cpupower frequency-set -g performance", value);
@@ -97,6 +99,7 @@ static void numa_facts(pf_node_t *node, const pf_where_t *where)
         snprintf(text, sizeof text, "unknown");
     pf_fact(node, "node", "numa balancing", PF_SAME_WARN, "%s", strcmp(text, "0") == 0 ? "off" : strcmp(text, "unknown") == 0 ? "unknown" : "on");
     pf_fact_fix(node, 0, "sysctl kernel.numa_balancing=0");
+    pf_fact_good(node, "off");
     if (strcmp(text, "0") != 0 && strcmp(text, "unknown") != 0)
         pf_finding(node, PF_WARN, "kernel", "NUMA balancing is on: pages of registered buffers may migrate "
                    "during a run; fix: sysctl kernel.numa_balancing=0");
@@ -129,6 +132,7 @@ static void module_facts(pf_node_t *node, const pf_where_t *where)
         char fix[64];
         snprintf(fix, sizeof fix, "load it on every node (modprobe %s)", names[i]);
         pf_fact_fix(node, 0, fix);
+        pf_fact_good(node, "loaded");
     }
     free(modules);
 }
