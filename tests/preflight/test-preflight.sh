@@ -68,6 +68,13 @@ check "clean pair: the GPU's path to its switch-mate NIC is PIX, to another sock
     json_check "$work/out" "[r['values'][0] for r in records if r['type'] == 'fact' and r['device'] == 'gpu0' \
 and r['fact'].startswith('path to')] == ['SYS', 'PHB', 'PIX', 'SYS']"
 check "clean pair: RDMA rate read" fact_is mlx5_0:1 rate "200 Gb/sec (4X HDR)"
+check "clean pair: RDMA link layer" fact_is mlx5_1:1 "link layer" Ethernet
+check "clean pair: RDMA firmware" fact_is mlx5_1:1 firmware 28.39.1002
+check "clean pair: RoCE port's netdev" fact_is mlx5_1:1 netdev ens1f0
+check "clean pair: GPU model from the driver" fact_is gpu0 model "NVIDIA H200"
+check "clean pair: each rank's GPU is its local rank modulo the GPUs" json_check "$work/out" \
+    "[r['values'] for r in records if r.get('fact') == 'gpu of local rank'] == [['rank %d -> gpu0 (0000:03:00.0), \
+nearest NIC mlx5_0:1' % i for i in (0, 1)]]"
 
 # One node's port at half rate: that node is named, exit 1.
 node nodeC
@@ -83,18 +90,25 @@ ln -s "$work/nodeA" "$work/r1"
 preflight 2 --sysfs-root "$work/r%r/sys" --proc-root "$work/r%r/proc"
 check "rate differs, slow node as rank 0, text: one FAIL line naming nodeC, mlx5_0:1 and the fix" \
     sh -c "[ \$(grep -c '^FAIL' '$work/out') -eq 1 ] && grep -q '^FAIL nodeC mlx5_0:1: rate .*fix: ' '$work/out'"
+check "rate differs, text: the rate row, and only rows of that port, marked <- differs" sh -c \
+    "grep '<- differs' '$work/out' | grep -q '^mlx5_0:1  *rate  *100 Gb/sec (4X EDR)  *200 Gb/sec (4X HDR)' && \
+! grep '<- differs' '$work/out' | grep -v -q -e '^mlx5_0:1 ' -e '^node  *gpu of local rank '"
 
 # Three faulty nodes beside a good one, in one job (a failing job costs mpirun seconds):
-# nodeD: GPU and RDMA but no nvidia_peermem; nodeE: locked memory limited to 64 KiB;
-# nodeF: GPU link at half width (a failure) and one CPU's governor powersave (a warning).
+# nodeD: GPU and RDMA but no nvidia_peermem; nodeE: locked memory limited to 64 KiB and a port
+# down; nodeF: GPU link at half width (a failure), half speed and one CPU's governor powersave
+# (warnings).
 node nodeD
 rm -r "$work/nodeD/sys/module/nvidia_peermem"
 grep -v '^nvidia_peermem ' "$data/nodeA/proc/modules" >"$work/nodeD/proc/modules"
 node nodeE
 sed -i 's/unlimited            unlimited/65536                65536    /' "$work/nodeE/proc/self/limits"
+echo "1: DOWN" >"$work/nodeE/sys/class/infiniband/mlx5_1/ports/1/state"
+echo "2: Polling" >"$work/nodeE/sys/class/infiniband/mlx5_1/ports/1/phys_state"
 node nodeF
 gpu_dir=$work/nodeF/sys/devices/pci0000:00/0000:00:01.0/0000:01:00.0/0000:02:00.0/0000:03:00.0
 echo 8 >"$gpu_dir/current_link_width"
+echo "16.0 GT/s PCIe" >"$gpu_dir/current_link_speed"
 echo powersave >"$work/nodeF/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
 rm -f "$work"/r[0-9]
 for pair_rank in 0:nodeA 1:nodeD 2:nodeE 3:nodeF; do
@@ -102,9 +116,15 @@ for pair_rank in 0:nodeA 1:nodeD 2:nodeE 3:nodeF; do
 done
 preflight 4 --format json --sysfs-root "$work/r%r/sys" --proc-root "$work/r%r/proc"
 check "faulty nodes: exit 1" rc_is 1
-check "faulty nodes: failures exactly on nodeD (GPUDirect, module), nodeE (memlock), nodeF (gpu0)" \
+check "faulty nodes: failures exactly on nodeD (GPUDirect, module), nodeE (memlock, port), nodeF (gpu0)" \
     json_check "$work/out" "sorted((f['node'], f['device']) for f in records if f['type'] == 'finding' and \
-f['level'] == 'fail') == [('nodeD', 'gpu'), ('nodeD', 'node'), ('nodeE', 'memlock'), ('nodeF', 'gpu0')]"
+f['level'] == 'fail') == [('nodeD', 'gpu'), ('nodeD', 'node'), ('nodeE', 'memlock')] + [('nodeE', 'mlx5_1:1')] * 4 \
++ [('nodeF', 'gpu0')]"
+check "port down: state and physical state named, here and as differences" json_check "$work/out" \
+    "sorted(f['message'][:f['message'].index(';')] for f in records if f['type'] == 'finding' and \
+f['device'] == 'mlx5_1:1') == sorted(['port state is DOWN, not ACTIVE', 'physical state is Polling, not LinkUp', \
+\"state is 'DOWN' here but 'ACTIVE' on nodeA, nodeD, nodeF\", \"phys state is 'Polling' here but 'LinkUp' on nodeA, \
+nodeD, nodeF\"])"
 check "no nvidia_peermem: the finding names the fix" json_check "$work/out" \
     "[f['node'] for f in records if f['type'] == 'finding' and 'modprobe nvidia_peermem' in f['message'] \
 and f['device'] == 'gpu'] == ['nodeD']"
@@ -113,14 +133,19 @@ check "low memlock: the finding gives the limit" json_check "$work/out" \
 if f['type'] == 'finding' and f['device'] == 'memlock'] == [True]"
 check "GPU link x8 of x16: the finding names the width" json_check "$work/out" \
     "[f['message'].startswith('PCIe link width x8 below its maximum x16') for f in records \
-if f['type'] == 'finding' and f['device'] == 'gpu0'] == [True]"
-check "governor powersave: a warning on nodeF, and no finding at all on nodeA" json_check "$work/out" \
-    "[f['level'] for f in records if f['type'] == 'finding' and f['device'] == 'cpu'] == ['warn'] and \
-not [f for f in records if f['type'] == 'finding' and f['node'] == 'nodeA']"
+if f['type'] == 'finding' and f['device'] == 'gpu0' and f['level'] == 'fail'] == [True]"
+check "governor powersave, link at half speed: warnings on nodeF, and no finding at all on nodeA" \
+    json_check "$work/out" "[f['level'] for f in records if f['type'] == 'finding' and f['device'] == 'cpu'] == \
+['warn'] and [f['message'][:21] for f in records if f.get('device') == 'gpu0' and f.get('level') == 'warn'] == \
+['PCIe link speed 16.0 '] and not [f for f in records if f['type'] == 'finding' and f['node'] == 'nodeA']"
 node nodeG
 echo powersave >"$work/nodeG/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
-preflight 1 --sysfs-root "$work/nodeG/sys" --proc-root "$work/nodeG/proc"
-check "governor alone: exit 0 with a WARN line" sh -c "[ $rc -eq 0 ] && grep -q '^WARN nodeG cpu: ' '$work/out'"
+echo 1 >"$work/nodeG/proc/sys/kernel/numa_balancing"
+pair nodeA nodeG
+check "governor and NUMA balancing: exit 0 (warnings only)" rc_is 0
+check "governor and NUMA balancing: every warning names nodeG (the known good value wins a tie)" \
+    json_check "$work/out" "sorted((f['level'], f['node'], f['device']) for f in records if f['type'] == 'finding') \
+== [('warn', 'nodeG', 'cpu'), ('warn', 'nodeG', 'kernel'), ('warn', 'nodeG', 'node'), ('warn', 'nodeG', 'node')]"
 
 # The GPU machine as seen from inside: numa_node -1, virtio NIC with speed -1, no RDMA.
 preflight 1 --format json --sysfs-root "$data/vm/sys" --proc-root "$data/vm/proc"
@@ -129,14 +154,18 @@ check "GPU VM: NUMA node unknown" fact_is gpu0 "numa node" "unknown (-1)"
 check "GPU VM: PCIe link now and at most" json_check "$work/out" "[r['values'] for r in records \
 if r.get('device') == 'gpu0' and r.get('fact') in ('pcie link', 'pcie max')] == [['32.0 GT/s PCIe x16']] * 2"
 check "GPU VM: eth0 speed unknown" fact_is eth0 speed unknown
+check "GPU VM: no driver, so the model is the PCI id" fact_is gpu0 model "NVIDIA device 0x2335 (name unknown: driver not loaded)"
 check "GPU VM: GPU to eth0 is PHB (same host bridge)" fact_is gpu0 "path to eth0" PHB
 check "GPU VM: rank 0 takes gpu0" fact_is node "gpu of local rank" "rank 0 -> gpu0 (0000:00:06.0), nearest NIC eth0"
 
 # %h: per-host roots.
 mkdir -p "$work/hosts"
 ln -s "$work/nodeB" "$work/hosts/$(hostname)"
-preflight 1 --format json --sysfs-root "$work/hosts/%h/sys" --proc-root "$work/hosts/%h/proc"
-check "%h: the host's own tree is read" json_check "$work/out" "meta['nodes'] == ['nodeB']"
+preflight 2 --format json --sysfs-root "$work/hosts/%h/sys" --proc-root "$work/hosts/%h/proc"
+check "%h: the host's own tree is read" json_check "$work/out" "meta['nodes'] == ['nodeB', 'nodeB']"
+check "two ranks on one node: a warning, exit 0" json_check "$work/out" "end['result'] == 'pass' and \
+[(f['level'], f['node']) for f in records if f['type'] == 'finding' and 'two ranks on one node' in f['message']] \
+== [('warn', 'nodeB')]"
 
 # --output: the report goes to the file, nothing to standard output.
 preflight 1 --format json --output "$work/report.jsonl" --sysfs-root "$data/vm/sys" --proc-root "$data/vm/proc"
