@@ -43,8 +43,8 @@ fact_is() {
 and r['fact'] == '$2'] == [[\"$3\"] * len(meta['nodes'])]"
 }
 
-# This machine, as it is.
-preflight 1 --format json
+# This machine, as it is (NCCL_NET_PLUGIN names a plugin that is nowhere).
+NCCL_NET_PLUGIN=nosuch preflight 1 --format json
 check "this machine: exit 0 (no RDMA, so no failure applies)" rc_is 0
 check "this machine: JSON Lines, meta first, end last, verdict pass" \
     json_check "$work/out" "meta and end and end['result'] == 'pass' and end['failures'] == 0"
@@ -55,6 +55,19 @@ fi
 limit=$(ulimit -l)
 [ "$limit" = unlimited ] || limit="$((limit * 1024)) bytes"
 check "this machine: memlock is the shell's ulimit -l" fact_is node memlock "$limit"
+check "this machine: libfabric providers through fi_getinfo include tcp (or not built)" json_check "$work/out" \
+    "[r['values'][0] == 'not built (configure --with-libfabric)' or 'tcp' in r['values'][0].replace(';', ' ').split() \
+for r in records if r.get('fact') == 'libfabric providers'] == [True]"
+check "this machine: UCX transports through UCT include tcp on lo (or not built)" json_check "$work/out" \
+    "[r['values'][0] == 'not built (configure --with-ucx)' or 'tcp/lo' in r['values'][0].split() \
+for r in records if r.get('fact') == 'ucx transports'] == [True]"
+if [ "${FABPERF_NCCL_BUILT:-}" = yes ]; then nccl_expect="__import__('re').fullmatch(r'\d+\.\d+\.\d+', v)"
+else nccl_expect="v == 'not built (configure --with-cuda --with-nccl)'"; fi
+check "this machine: NCCL version from ncclGetVersion (or not built)" json_check "$work/out" \
+    "[bool($nccl_expect) for r in records if r.get('fact') == 'nccl' for v in r['values']] == [True]"
+check "this machine: NCCL_NET_PLUGIN=nosuch is looked for as libnccl-net-nosuch.so" json_check "$work/out" \
+    "[r['values'][0].startswith('libnccl-net-nosuch.so not found') for r in records if r.get('fact') == 'nccl net plugin'] \
+== [True]"
 ls /sys/class/infiniband >/dev/null 2>&1 || check "this machine: no RDMA port" fact_is node "rdma ports" none
 
 # Two nodes alike: pass, nothing to say.
