@@ -4,7 +4,8 @@
 # shellcheck source=../lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 : "${FABPERF_PREFLIGHT:?run through make check}"
-data=$FABPERF_TESTS_DIR/data/sysfs
+data=$work/data
+sh "$FABPERF_TESTS_DIR/data/sysfs/prepare.sh" "$data" || { echo "not ok - test data trees"; exit 1; }
 
 # preflight NP [ARGS...]: runs the program; output in $work/out, $work/err; sets $rc.
 preflight() {

@@ -15,10 +15,23 @@ static const fp_nic_t *nic_named(const fp_nic_list_t *list, const char *name)
     return i >= 0 ? &list->nics[i] : &none;
 }
 
+static char trees[] = "/tmp/fabperf-trees.XXXXXX";
+
+/* The committed trees with their symbolic links made (tests/data/sysfs/prepare.sh). */
+static void prepare_trees(void)
+{
+    char cmd[512];
+    CHECK(mkdtemp(trees) != NULL);
+    snprintf(cmd, sizeof cmd, "sh '%s/sysfs/prepare.sh' '%s'", FP_DATA_DIR, trees);
+    CHECK(system(cmd) == 0);
+}
+
 static void test_facts(void)
 {
     fp_nic_list_t list;
-    CHECK(fp_nic_list(FP_DATA_DIR "/sysfs/nodeA/sys", &list) == FP_OK);
+    char root[512];
+    snprintf(root, sizeof root, "%s/nodeA/sys", trees);
+    CHECK(fp_nic_list(root, &list) == FP_OK);
     CHECK(list.count == 5); /* ens1f0, eth0, lo, mlx5_0:1, mlx5_1:1 */
     const fp_nic_t *eth0 = nic_named(&list, "eth0");
     CHECK(eth0->kind == FP_NIC_NETDEV);
@@ -133,8 +146,12 @@ static void test_snapshot_delta(void)
 
 int main(void)
 {
+    prepare_trees();
     test_facts();
     test_delta_rules();
     test_snapshot_delta();
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", trees);
+    CHECK(system(cmd) == 0);
     return CHECK_DONE();
 }
