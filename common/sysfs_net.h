@@ -67,8 +67,8 @@ typedef struct {
     size_t count;
 } fp_nic_snapshot_t;
 
-/* Reads every counter of the list (a few small file reads per NIC, no allocation after the first
- * call on the same snapshot). FP_OK or FP_ERR (out of memory). */
+/* Reads every counter of the list into snap, which starts as {0} (a few small file reads per NIC;
+ * no allocation after the first call on the same snapshot). FP_OK or FP_ERR (out of memory). */
 int fp_nic_snapshot(const fp_nic_list_t *list, fp_nic_snapshot_t *snap);
 void fp_nic_snapshot_free(fp_nic_snapshot_t *snap);
 
