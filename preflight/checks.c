@@ -21,7 +21,7 @@ void pf_check_node(pf_node_t *node)
                    "loaded: GPUDirect RDMA is off and GPU traffic is staged through host memory; fix: "
                    "modprobe nvidia_peermem (or DMA-BUF: NCCL >= 2.19 with the open GPU kernel modules)");
     const char *memlock = pf_fact_value(node, "node", "memlock");
-    if (rdma && memlock && strcmp(memlock, "unlimited") != 0)
+    if (rdma && memlock && strcmp(memlock, "unlimited") != 0 && strcmp(memlock, "unknown") != 0)
         pf_finding(node, PF_FAIL, "memlock", "locked-memory limit is %s, not unlimited: RDMA registration of "
                    "large buffers fails or falls back; fix: ulimit -l unlimited (memlock in "
                    "/etc/security/limits.conf, and the launcher or slurmd must pass it on)", memlock);
