@@ -6,8 +6,8 @@
 #   tcp-stalled    rank 1 stalls at 4 KiB (tests/faults/libfpcorrupt.so): the program's --timeout
 #                  (1 s) ends the job; rows up to 2 KiB and an end line "cut short: ..."
 #   bad-btl        a BTL that does not exist: MPI_Init fails, no result file
-# launches.tsv records every launch with its exit status; the commands' logs are dropped (they
-# name this machine's paths).
+# launches.tsv records every launch with its exit status; the logs keep the exact command with
+# this build's paths replaced by BUILD.
 #
 # Usage: tests/report/make-golden.sh BUILD-DIR [OUT-DIR]
 #   BUILD-DIR: a configured and built tree (make; make check builds the fault library)
@@ -41,7 +41,7 @@ run_template() {
         fp_main
     ) >>"$work/job.out" 2>&1
     mkdir -p "$golden"
-    cp "$work/run/"*.json "$golden/" 2>/dev/null
+    cp "$work/run/"*.json "$work/run/"*.log "$golden/" 2>/dev/null
     tail -n +2 "$work/run/launches.tsv" >>"$work/launches.body"
     rm -rf "$work/run"
 }
@@ -58,7 +58,7 @@ run_template 1 fabperf_latency 'bad-btl|OMPI_MCA_btl=self,no-such-btl|'
     printf 'label\trepeat\tprogram\tstatus\tseconds\tfile\n'
     sort -t "$(printf '\t')" -k1,1 -k3,3 -k2,2n "$work/launches.body"
 } >"$golden/launches.tsv"
-# The stall's preload path names this build tree: keep the file name only.
-sed -i "s|$build/tests/faults/||g" "$golden"/*.json
+# Paths of this build tree (the programs, the stall's preload) become BUILD, the run folder RUN.
+sed -i -e "s|$build|BUILD|g" -e "s|$work/run|RUN|g" "$golden"/*.json "$golden"/*.log
 echo "make-golden.sh: $(($(wc -l <"$golden/launches.tsv") - 1)) launches in $golden:"
 cut -f 1-4 "$golden/launches.tsv" | column -t
