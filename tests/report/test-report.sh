@@ -152,6 +152,21 @@ run_report "$work/small" -o "$work/small.html"
 check "8-node matrix: SVG cells with their values, no image" \
     holds "$work/small.html" 'not images and "p1-m1-0-3" in ids and "p1-m1-7-6" in ids'
 
+"$PYTHON3" "$tests/report/derive.py" scale "$golden" "$work/scale" 80 70
+run_report "$work/scale" -o "$work/scale.html"
+check "80 configurations: 4 plots of 8 per program, the rest said to be in the tables" \
+    holds "$work/scale.html" 'svgs == 2 * 4 + 1 and "fabperf_bw: 8 more configurations are not plotted" in text
+        and "fabperf_latency: 8 more configurations are not plotted" in text'
+check "80 configurations: the table of all of them is collapsed, none is listed as not ok" \
+    holds "$work/scale.html" '"All 240 launches of 80 configurations ended ok." in text and len(rows("summary-all-launches")) == 80'
+check "1040 verdicts: only the one that did not pass is listed in the summary" \
+    holds "$work/scale.html" '[(r["cells"][0], r["cells"][2]) for r in rows("summary-verdicts")] == [("cfg0005", "64")]
+        and "1039 of 1040 verdicts are pass" in text'
+check "70-node matrix: an embedded PNG" holds "$work/scale.html" 'len(images) == 1'
+"$PYTHON3" -c 'import sys; sys.exit(0 if "<details><summary>All 80 configurations" in open(sys.argv[1]).read() else 1)' \
+    "$work/scale.html"
+check "80 configurations: the table of all is closed (<details> without open)" [ $? -eq 0 ]
+
 # ---- bad usage ------------------------------------------------------------------------------
 run_report "$work/no-such-folder"
 check "missing folder: exit 2, one line" sh -c "[ $rc -eq 2 ] && [ ! -s '$work/out' ]"
