@@ -13,6 +13,7 @@ Names in EXPRESSION:
   external      every src/href that is not a fragment or a data: URI (must stay empty)
   text          the page's text
   svgs          number of <svg> elements
+  svg_texts     the text of each <svg>, in page order
 Exit status: 0 the expression is true, 1 it is false or the page is not valid HTML5.
 """
 
@@ -70,6 +71,7 @@ def make_names(root):
         "external": [r for r in refs if not r.startswith(("#", "data:"))],
         "text": text_of(root),
         "svgs": sum(1 for e in every if e.tag == SVG + "svg"),
+        "svg_texts": [text_of(e) for e in every if e.tag == SVG + "svg"],
     }
 
 

@@ -90,20 +90,28 @@ check "failed launch: no result file, the launcher's exit status and the end of 
 # The between-launch interval of shm latency at 1 B, from the six files themselves.
 expected=$("$PYTHON3" - "$golden" <<'EOF'
 import json, os, statistics, sys
-values = []
+values, launch_rows = [], []
 for k in range(1, 7):
     with open(os.path.join(sys.argv[1], f"shm.{k}.fabperf_latency.json")) as f:
         rows = [json.loads(line) for line in f if '"type":"row"' in line]
     values.append(next(r["p50_us"] for r in rows if r["size"] == 1))
-print(statistics.median(values), min(values), max(values))
+    launch_rows.append({r["size"]: r for r in rows})
+disagree = []
+for size in sorted(launch_rows[0]):
+    los = [x[size]["p50_ci_lo_us"] for x in launch_rows]
+    his = [x[size]["p50_ci_hi_us"] for x in launch_rows]
+    disagree.append(max(los) > min(his))
+print(statistics.median(values), min(values), max(values), "".join("d" if d else "a" for d in disagree))
 EOF
 )
-# shellcheck disable=SC2086 # three numbers
+# shellcheck disable=SC2086 # three numbers and the agreement per size (a or d)
 set -- $expected
 check "between launches: median of 6 launch medians, CI = [lowest, highest] (order statistics)" \
     holds "$work/golden.html" "[(float(r['cells'][1]), r['cells'][2]) for r in rows('c2-sizes') if r['cells'][0] == '1'][0]
         and abs(float(rows('c2-sizes')[0]['cells'][1]) / $1 - 1) < 1e-3
         and [abs(float(x) / y - 1) < 1e-3 for x, y in zip(rows('c2-sizes')[0]['cells'][2].strip('[]').split(', '), ($2, $3))] == [True, True]"
+check "launches disagree exactly where two launches' own CIs do not overlap" \
+    holds "$work/golden.html" "''.join('d' if r['cells'][5] == 'launches disagree' else 'a' for r in rows('c2-sizes')) == '$4'"
 check "fewer than 6 launches: no between-launch CI, said so" \
     holds "$work/golden.html" 'rows("c5-sizes")[0]["cells"][2] == "n=2: none below 6"'
 check "provenance: MPI library, placement and the launch command" \
@@ -113,6 +121,12 @@ check "provenance: MPI library, placement and the launch command" \
 run_report "$golden"
 check "no -o: the same page on standard output" cmp -s "$work/out" "$work/golden.html"
 run_report --title "fabric acceptance" "$golden" -o "$work/title.html"
+check "6 configurations: the table of all is open" grep -q '<details open><summary>All 6 configurations' "$work/golden.html"
+cp -r "$golden" "$work/differ"
+sed -i 's/"mpi_library":"Open MPI v4.1.4/"mpi_library":"Open MPI v9/' "$work/differ/shm.2.fabperf_bw.json"
+run_report "$work/differ" -o "$work/differ.html"
+check "provenance: a meta field that differs between launches is marked" \
+    holds "$work/differ.html" '"(differs in shm.2.fabperf_bw.json)" in text'
 check "--title sets the title" holds "$work/title.html" 'text.startswith("fabric acceptance fabric acceptance Run folder")'
 
 # ---- sections the programs do not write yet, damaged files, a large matrix ------------------
@@ -134,9 +148,10 @@ check "preflight: node-b fails with 2 findings, listed first, each linked to its
     holds "$work/assumed.html" '[(r["attrs"]["data-node"], r["attrs"]["data-status"], r["cells"][2])
         for r in rows("summary-preflight")] == [("node-b", "fail", "2"), ("node-a", "pass", "0"), ("node-c", "pass", "0")]
         and rows("summary-preflight")[0]["links"] == ["#node-node-b", "#pf-1", "#pf-2"]'
-check "all pairs: slow node n002 and slow link n000-n003, linked to the cells behind them" \
+check "all pairs: slow node n002, slow link n000-n003, slow rail, linked to the cells behind them" \
     holds "$work/assumed.html" '[(r["attrs"]["data-kind"], r["attrs"]["data-where"]) for r in rows("summary-pairs")]
-        == [("slow_node", "n002"), ("slow_link", "n000, n003")]
+        == [("slow_node", "n002"), ("slow_link", "n000, n003"), ("slow_rail", "rail mlx5_1")]
+        and [r["cells"] for r in rows("p1-f3-rows")] == [["n000 → n001", "10003"]]
         and [(r["cells"], r["links"]) for r in rows("p1-f2-rows")] == [(["n000 → n003", "3000"], ["#p1-m1-m-0-3"]),
         (["n003 → n000", "3000"], ["#p1-m1-m-3-0"])] and len(rows("p1-f1-rows")) == 2 * 99'
 check "damaged files: cut mid-line is cut short, empty and not-JSON are failed, none dropped" \
@@ -150,7 +165,14 @@ check "damaged files: cut mid-line is cut short, empty and not-JSON are failed, 
 "$PYTHON3" "$tests/report/derive.py" assumed "$golden" "$work/small" 8
 run_report "$work/small" -o "$work/small.html"
 check "8-node matrix: SVG cells with their values, no image" \
-    holds "$work/small.html" 'not images and "p1-m1-0-3" in ids and "p1-m1-7-6" in ids'
+    holds "$work/small.html" 'not images and "p1-m1-0-3" in ids and "p1-m1-7-6" in ids
+        and "n000 → n003: 3000 MB/s" in text'
+"$PYTHON3" -c 'import json, sys
+records = [json.loads(line) for line in open(sys.argv[1])]
+json.dump(records, open(sys.argv[1], "w"))' "$work/small/preflight.json"
+run_report "$work/small" -o "$work/array.html"
+check "preflight as one JSON document (an array): the same rows" \
+    holds "$work/array.html" '[r["attrs"]["data-node"] for r in rows("summary-preflight")] == ["node-b", "node-a", "node-c"]'
 
 "$PYTHON3" "$tests/report/derive.py" scale "$golden" "$work/scale" 80 70
 run_report "$work/scale" -o "$work/scale.html"
@@ -160,8 +182,10 @@ check "80 configurations: 4 plots of 8 per program, the rest said to be in the t
 check "80 configurations: the table of all of them is collapsed, none is listed as not ok" \
     holds "$work/scale.html" '"All 240 launches of 80 configurations ended ok." in text and len(rows("summary-all-launches")) == 80'
 check "1040 verdicts: only the one that did not pass is listed in the summary" \
-    holds "$work/scale.html" '[(r["cells"][0], r["cells"][2]) for r in rows("summary-verdicts")] == [("cfg0005", "64")]
+    holds "$work/scale.html" '[(r["cells"][0], r["cells"][2]) for r in rows("summary-verdicts")] == [("cfg0079", "64")]
         and "1039 of 1040 verdicts are pass" in text'
+check "the configuration with a failing size is plotted first, though last of 40" \
+    holds "$work/scale.html" '"cfg0079" in [t for t in svg_texts if "fabperf_latency" in t][0]'
 check "70-node matrix: an embedded PNG" holds "$work/scale.html" 'len(images) == 1'
 "$PYTHON3" -c 'import sys; sys.exit(0 if "<details><summary>All 80 configurations" in open(sys.argv[1]).read() else 1)' \
     "$work/scale.html"
@@ -180,6 +204,8 @@ check "no folder: exit 2, one line naming the argument" sh -c "[ $rc -eq 2 ] && 
 run_report "$golden" -o "$work/no-such-dir/page.html"
 check "unwritable output: exit 1, one line" sh -c "[ $rc -eq 1 ]"
 check "unwritable output: the line names the file" one_error_line "cannot write .*page.html"
+env FABPERF_COMPARE="$work/no-such-compare" "$PYTHON3" "$report" "$golden" >"$work/out" 2>"$work/err"
+check "fabperf-compare missing: exit 2, one line naming it" one_error_line "cannot load fabperf-compare from .*no-such-compare"
 run_report --help
 check "--help: what is read and the exit status" \
     sh -c "grep -q launches.tsv '$work/out' && grep -q skipped.txt '$work/out' && grep -q 'exit status' '$work/out'"
