@@ -5,7 +5,8 @@
       GOLDEN plus what the programs do not write yet, in the formats fabperf-report assumes
       (README, "HTML report"): verdict, threshold, line rate, efficiency and path evidence in the
       tcp bandwidth rows, a preflight file, an all-pairs file with a NODES x NODES matrix (8), and
-      three damaged copies of a real result: cut mid-line, empty, not JSON.
+      four damaged copies of a real result: cut mid-line, empty, not JSON, and the
+      temporary file of a launch killed before it renamed it (no end line).
   derive.py scale GOLDEN OUT CONFIGS NODES
       CONFIGS configurations (copies of the golden results under new labels, values scaled, 3
       launches each, every size passing but 64 B of the last one) and an all-pairs matrix of NODES
@@ -94,8 +95,10 @@ def damaged(folder):
     with open(os.path.join(folder, "tcp.1.fabperf_latency.json"), encoding="utf-8") as f:
         lines = f.read().splitlines(keepends=True)
     cut = "".join(lines[:5]) + lines[5][: len(lines[5]) // 2]
+    killed = "".join(line for line in lines if '"type":"end"' not in line)
     for name, text in (("tcp.3.fabperf_latency.json", cut), ("tcp.4.fabperf_latency.json", ""),
-                       ("tcp.5.fabperf_latency.json", "Segmentation fault\n")):
+                       ("tcp.5.fabperf_latency.json", "Segmentation fault\n"),
+                       ("tcp.6.fabperf_latency.json.tmp.4242", killed)):
         with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
             f.write(text)
 

@@ -154,13 +154,14 @@ check "all pairs: slow node n002, slow link n000-n003, slow rail, linked to the 
         and [r["cells"] for r in rows("p1-f3-rows")] == [["n000 → n001", "10003"]]
         and [(r["cells"], r["links"]) for r in rows("p1-f2-rows")] == [(["n000 → n003", "3000"], ["#p1-m1-m-0-3"]),
         (["n003 → n000", "3000"], ["#p1-m1-m-3-0"])] and len(rows("p1-f1-rows")) == 2 * 99'
-check "damaged files: cut mid-line is cut short, empty and not-JSON are failed, none dropped" \
+check "damaged files: cut mid-line and a killed launch's FILE.tmp.PID are cut short, empty and not-JSON are failed" \
     holds "$work/assumed.html" '[(r["cells"][0], r["cells"][2]) for r in rows("c5-launches")] ==
         [("tcp.1.fabperf_latency.json", "ok"), ("tcp.2.fabperf_latency.json", "ok"),
          ("tcp.3.fabperf_latency.json", "cut short"), ("tcp.4.fabperf_latency.json", "failed"),
-         ("tcp.5.fabperf_latency.json", "failed")]
+         ("tcp.5.fabperf_latency.json", "failed"), ("tcp.6.fabperf_latency.json.tmp.4242", "cut short")]
         and "last line is cut short" in rows("c5-launches")[2]["cells"][5]
-        and "line 1 is not JSON" in rows("c5-launches")[4]["cells"][5]'
+        and "line 1 is not JSON" in rows("c5-launches")[4]["cells"][5]
+        and "killed before it renamed this file to tcp.6.fabperf_latency.json" in rows("c5-launches")[5]["cells"][5]'
 
 "$PYTHON3" "$tests/report/derive.py" assumed "$golden" "$work/small" 8
 run_report "$work/small" -o "$work/small.html"
