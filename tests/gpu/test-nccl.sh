@@ -31,7 +31,7 @@ done
 # -n 200 up to 512 MiB: at every size the samples support the interval printed (>= 6 for any
 # interval; >= 32 where 200 calls allow it, i.e. whenever the batch is above 1), the row says how
 # many calls one sample timed, and the header says that this is per size.
-run_job 1 default fabperf_allreduce --backend nccl -b 8 -e 512M -f 8 -n 200 -w 5 --format json
+run_job 1 default fabperf_allreduce --backend nccl -b 8 -e 512M -f 4 -n 200 -w 5 --format json
 check "nccl allreduce -n 200: exit 0" rc_is 0
 check "nccl allreduce -n 200: samples >= 32 (>= 6 for any CI), timed_calls = samples x batch >= 200, interval within min..max" \
     json_check "$work/out" "rows and rows[-1]['size'] == 536870912 and all(r['samples'] >= 32 and r['timed_calls'] == r['samples'] * r['batch'] >= 200 and (r['p50_ci_lo_us'] is None) == (r['samples'] < 6) and r['min_us'] <= r['p50_ci_lo_us'] <= r['p50_us'] <= r['p50_ci_hi_us'] <= r['max_us'] for r in rows)"
