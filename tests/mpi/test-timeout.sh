@@ -35,7 +35,7 @@ run_with_fault 2 sm "FP_INIT_DELAY=30" fabperf_latency -m 1:4 -i 10 -x 1 --start
 check "start-up of 30 s, --startup-timeout 1: exit non-zero within 15 s (took ${elapsed_ms} ms)" \
     sh -c "[ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $elapsed_ms -lt 15000 ]"
 check "start-up stalled: a rank names the start-up and the limit" \
-    stderr_has "timed out: size 0 B, MPI start-up and set-up did not complete within 1 s"
+    stderr_has "timed out: size 0 B, MPI start-up and set-up did not complete within 1 s (--startup-timeout)"
 
 run_job 2 sm fabperf_latency --help
 check "--help documents --timeout and its default" grep -q -- '--timeout SEC.*auto: 60 s + 1 s per 10 MB' "$work/out"
