@@ -1,0 +1,33 @@
+#!/bin/sh
+# The man pages that make install installs: one per program and fabperf-compare's, each naming
+# the program and its title, and documenting every option its --help lists.
+# shellcheck source=tests/lib.sh
+. "$FABPERF_TESTS_DIR/lib.sh"
+
+# page_documents PAGE HELP-COMMAND...: every --option of the help text is in the page.
+page_documents() {
+    page=$1
+    shift
+    "$@" --help 2>&1 | grep -o -e '--[a-z][a-z-]*' | sort -u >"$work/options"
+    sed 's/\\//g' "$page" >"$work/page"
+    missing=$(while read -r option; do grep -q -F -e "$option" "$work/page" || echo "$option"; done <"$work/options")
+    if [ ! -s "$work/options" ] || [ -n "$missing" ]; then
+        echo "  $page lacks: ${missing:-(no options found in --help)}"
+        return 1
+    fi
+}
+
+for path in "$FABPERF_PT2PT_BIN"/fabperf_* "$FABPERF_COLL_BIN"/fabperf_*; do
+    case $path in *.1) continue ;; esac
+    dir=$(dirname "$path") program=$(basename "$path")
+    page=$path.1
+    title=$("$dir/$program" --help | sed -n '2s/\.$//p')
+    check "$program: man page built" [ -s "$page" ]
+    check "$program: NAME names the program and its title" \
+        sh -c "sed 's/\\\\//g' '$page' | grep -q -F -e '$program - $title'"
+    check "$program: the page documents every option of --help" page_documents "$page" "$dir/$program"
+done
+page=$(dirname "$FABPERF_PT2PT_BIN")/tools/fabperf-compare.1
+check "fabperf-compare: man page built" [ -s "$page" ]
+check "fabperf-compare: the page documents every option of --help" page_documents "$page" "$FABPERF_COMPARE"
+finish
