@@ -1,4 +1,5 @@
-/* fabperf measurement core: the types a benchmark program sees. */
+/* fabperf: the types every benchmark program sees (descriptor, parameters, context). Point-to-point
+ * moves are in comm.h, everything only collectives use in collective.h. */
 #ifndef FP_H
 #define FP_H
 
@@ -17,6 +18,7 @@ typedef enum { FP_FORMAT_TEXT, FP_FORMAT_CSV, FP_FORMAT_JSON } fp_format_t;
 /* Text columns: fabperf's (compatible first columns, then statistics), or exactly OSU's or
  * nccl-tests' row (statistics then only in csv and json). */
 typedef enum { FP_LAYOUT_FULL, FP_LAYOUT_OSU, FP_LAYOUT_NCCL_TESTS } fp_layout_t;
+/* The row's columns and OSU's default counts (plan.c) follow the report kind. */
 typedef enum { FP_REPORT_LATENCY, FP_REPORT_BANDWIDTH, FP_REPORT_COLLECTIVE } fp_report_kind_t;
 /* Which options a benchmark accepts beyond the common ones. */
 enum {
