@@ -76,7 +76,7 @@ const fp_option_t fp_options[] = {
     {0, "device", FP_OPT_LONG, FIELD(device), "N", "auto", 0, 1024, NULL, "auto", 0,
      "GPU index; auto: node-local rank modulo visible GPUs"},
     {0, "timer", FP_OPT_CHOICE, FIELD(timer), "T", "wtime", 0, 0, timer_names, NULL, 0,
-     "wtime (MPI_Wtime) or cuda (CUDA events, one pair per sample)"},
+     "wtime (MPI_Wtime) or cuda (CUDA events, one pair per sample; only with --backend nccl)"},
     {0, "staging", FP_OPT_FLAG, FIELD(staging), NULL, NULL, 0, 0, NULL, NULL, 0,
      "device data through pinned host copies, timed as part of the operation"},
     {0, "timeout", FP_OPT_LONG, FIELD(timeout_s), "SEC", "auto", 1, 1e6, NULL, "auto", 0,

@@ -240,6 +240,31 @@ static int step_setup(fp_run_t *run, const char *program, output_t *out, int *co
     return rc;
 }
 
+/* A range whose every size rounds down to 0 B would print no row: bad usage, not an empty
+ * success. The same verdict on every rank (rounding depends only on the job's shape). */
+static int step_sizes(fp_run_t *run, output_t *out, int *code)
+{
+    const fp_params_t *p = &run->params;
+    const fp_family_t *family = run->bench->family;
+    for (size_t next = p->min_size; next <= p->max_size; next = next_size(p, next))
+        if (family->round(run, next) > 0)
+            return FP_OK;
+    size_t smallest = p->max_size;
+    while (family->round(run, smallest) == 0 && smallest < ((size_t)1 << 40))
+        smallest *= 2;
+    char err[256];
+    snprintf(err, sizeof err, "-m/--message-size: every size from %zu to %zu B rounds down to 0 B here "
+             "(whole elements%s); the smallest size this run measures is %zu B", p->min_size, p->max_size,
+             run->bench->report == FP_REPORT_COLLECTIVE ? " per rank" : "", family->round(run, smallest));
+    if (out->file && out->file != stdout) { /* nothing was written: no results file */
+        fclose(out->file);
+        remove(out->temp);
+    }
+    release(run);
+    *code = usage_exit(run->bench, run->ctx.rank, err);
+    return FP_ERR;
+}
+
 /* The header, and how rank 0 closes its results if the run is cut short. */
 static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_report_t *report)
 {
@@ -300,7 +325,7 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
     run.bench = bench;
     snprintf(program, sizeof program, "fabperf_%s", bench->name);
     if (step_options(&run, argc, argv, &code) != FP_OK || step_mpi(&run, program, &argc, &argv, &code) != FP_OK ||
-        step_setup(&run, program, &out, &code) != FP_OK)
+        step_setup(&run, program, &out, &code) != FP_OK || step_sizes(&run, &out, &code) != FP_OK)
         return code;
     step_begin(&run, program, &out, &report);
     size_t size = 0;

@@ -34,6 +34,14 @@ static int placement_check(const fp_run_t *run, char *err, size_t errlen)
         any_device |= ops->on_device;
         any_cuda |= ops->needs_cuda;
     }
+    /* Events on fabperf's stream time what is enqueued on it: NCCL's calls. An MPI operation is
+     * driven by the host and enqueues nothing there, so its events would time an empty stream. */
+    if (p->timer == FP_TIMER_CUDA && run->mpi_moves_device_data) {
+        snprintf(err, errlen, "--timer cuda: CUDA events time work enqueued on a CUDA stream (the "
+                 "collectives' --backend nccl); MPI operations are driven by the host and enqueue "
+                 "nothing there: use --timer wtime");
+        return FP_ERR;
+    }
     if (any_cuda && !fp_gpu_built()) {
         snprintf(err, errlen, "placement %c %c%s: this fabperf was built without CUDA "
                  "(reconfigure with --with-cuda=PATH)", p->placement[0], p->placement[1],

@@ -133,7 +133,14 @@ class Checker:
             self.fail(f"last record is not a complete end: {records[-1]}")
 
     def check_csv(self, lines):
-        reader = csv.DictReader(lines)
+        """Header information as '#' lines before the column names, an end record after the rows."""
+        if not lines or not lines[0].startswith("# fabperf_"):
+            self.fail("CSV does not open with the '# fabperf_<program>' header line")
+        data = [i for i, l in enumerate(lines) if l and not l.startswith("#")]
+        tail = lines[data[-1] + 1:] if data else []
+        if "# run complete" not in tail:
+            self.fail("no '# run complete' end record after the last CSV row")
+        reader = csv.DictReader(l for l in lines if not l.startswith("#"))
         rows = []
         for raw in reader:
             row = {}
