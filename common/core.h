@@ -34,6 +34,7 @@ typedef struct fp_run {
     double *samples;         /* seconds per sample, capacity entries */
     size_t capacity;
     unsigned char *check_buffer; /* host copy for validation, max_bytes */
+    size_t family_bytes;     /* the family's own buffers of this rank's kind (pinned when staging) */
     int mpi_moves_device_data;   /* 0 when a GPU-native library (NCCL) moves device data */
     fp_sampler_t sampler;
     fp_plan_t plan;          /* of the size being measured */

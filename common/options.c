@@ -64,7 +64,7 @@ const fp_option_t fp_options[] = {
     {'r', "root", FP_OPT_LONG, FIELD(root), "N", "0", 0, 1e9, NULL, NULL, FP_USES_ROOT,
      "root rank (nccl-tests -r)"},
     {'c', "validate", FP_OPT_FLAG, FIELD(validate), NULL, NULL, 0, 0, NULL, NULL, 0,
-     "check every received byte after the timed loop; exit 1 on any Fail"},
+     "after the timed loop, check every received byte of every message (bw, bibw: each message of the window in its own buffer); exit 1 on any Fail"},
     {0, "format", FP_OPT_CHOICE, FIELD(format), "FMT", "text", 0, 0, format_names, NULL, 0,
      "output: text (OSU layout), csv, json (JSON Lines)"},
     {0, "output", FP_OPT_STRING, FIELD(output), "FILE", NULL, 0, 0, NULL, NULL, 0,

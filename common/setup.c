@@ -79,6 +79,10 @@ static int memory_check(fp_run_t *run)
     const fp_mem_ops_t *ops = run->ctx.mem;
     size_t max = run->params.max_size, needed = 2 * max;
     size_t host_needed = (run->params.validate ? max : 0) + (run->ctx.staging ? 2 * max : 0);
+    if (run->ctx.staging)
+        host_needed += run->family_bytes;
+    else
+        needed += run->family_bytes;
     size_t available = ops->available();
     const char *limit = "the device's free memory";
     char size_text[32];
