@@ -87,6 +87,8 @@ static void fill_row(fp_run_t *run, size_t bytes, long batch, size_t n, fp_row_t
     row->size = bytes;
     row->batch = batch;
     fp_stats_compute(run->samples, n, &row->time);
+    fp_stats_resolve(&row->time, run->timer_resolution_s * scale);
+    fp_stats_batch_means(&row->time, batch);
     if (b->report == FP_REPORT_BANDWIDTH) {
         /* Bytes per operation over microseconds per operation = MB/s (1e6 B/s). */
         double moved = (double)bytes * (double)run->ctx.window * b->directions;

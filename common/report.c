@@ -179,7 +179,8 @@ static void text_meta(FILE *out, const fp_meta_t *m)
     if (m->gpu[0])
         fprintf(out, "# gpu: %s\n", m->gpu);
     fprintf(out, "# buffers: %s%s\n", m->buffers, m->staging ? " (staged through pinned host copies)" : "");
-    fprintf(out, "# timer: %s (overhead %.3f us)\n", m->timer, m->timer_overhead_us);
+    fprintf(out, "# timer: %s (overhead %.3f us, resolution %.3f us)\n", m->timer, m->timer_overhead_us,
+            m->timer_resolution_us);
     fprintf(out, "# sample: %s\n", m->sample);
     fprintf(out, "# iterations: %s\n# warm-up: %s\n# batch: %s\n", m->iterations, m->warmup, m->batch);
     if (m->window > 0)
@@ -313,7 +314,8 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
         fputs("null", out);
     fprintf(out, ",\"buffers\":\"%s\",\"staging\":%s,\"timer\":", m->buffers, m->staging ? "true" : "false");
     fp_json_string(out, m->timer);
-    fprintf(out, ",\"timer_overhead_us\":%.6g,\"sample\":", m->timer_overhead_us);
+    fprintf(out, ",\"timer_overhead_us\":%.6g,\"timer_resolution_us\":%.6g,\"sample\":", m->timer_overhead_us,
+            m->timer_resolution_us);
     fp_json_string(out, m->sample);
     fprintf(out, ",\"iterations\":");
     fp_json_string(out, m->iterations);

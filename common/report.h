@@ -40,7 +40,7 @@ typedef struct fp_meta {
     char gpu[512];          /* empty when no GPU is used */
     char buffers[8];        /* "H H" */
     const char *timer;
-    double timer_overhead_us;
+    double timer_overhead_us, timer_resolution_us;
     char iterations[160], warmup[96], batch[64];
     const char *sample; /* what one sample is */
     long window;

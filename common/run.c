@@ -55,6 +55,7 @@ static void meta_fill(fp_run_t *run, const char *program)
     snprintf(m->buffers, sizeof m->buffers, "%c %c", p->placement[0], p->placement[1]);
     m->timer = run->timer->name;
     m->timer_overhead_us = run->timer_overhead_s * 1e6;
+    m->timer_resolution_us = run->timer_resolution_s * 1e6;
     m->sample = run->bench->sample_text;
     m->window = run->bench->uses & FP_USES_WINDOW ? p->window : 0;
     m->adaptive = p->adaptive;

@@ -139,6 +139,7 @@ static int timer_open(fp_run_t *run)
         return fp_fail("malloc(%zu samples) failed", run->capacity);
     run->timer = fp_timer_ops[run->params.timer];
     FP_CHECK(run->timer->open(run->samples, run->capacity));
+    run->timer_resolution_s = run->timer->resolution();
     return fp_timer_overhead(run, &run->timer_overhead_s);
 }
 
