@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "adaptive.h"
 #include "family.h"
 #include "guard.h"
 #include "options.h"
@@ -26,8 +27,9 @@ static void describe_rules(fp_run_t *run)
     const fp_osu_defaults_t *osu = &fp_osu_defaults[run->bench->report];
     if (p->adaptive)
         snprintf(m->iterations, sizeof m->iterations,
-                 "adaptive: until the median's 95%% CI half-width is <= %g%% or %g s per size (at most %ld samples)",
-                 p->ci_target_pct, p->time_budget_s, p->max_samples);
+                 "adaptive: a pilot until both sides of the median's 95%% CI are within %g%% (or %g%% of %g s per "
+                 "size), then 1.5x its samples afresh, reported (at most %ld samples)",
+                 p->ci_target_pct, FP_ADAPTIVE_PILOT_SHARE * 100, p->time_budget_s, p->max_samples);
     else if (p->iterations > 0)
         snprintf(m->iterations, sizeof m->iterations, "fixed: %ld operations per size", p->iterations);
     else
@@ -41,7 +43,8 @@ static void describe_rules(fp_run_t *run)
     if (p->batch > 0)
         snprintf(m->batch, sizeof m->batch, "%ld operations per sample", p->batch);
     else
-        snprintf(m->batch, sizeof m->batch, "auto: per size, so that a sample lasts >= 100 timer overheads");
+        snprintf(m->batch, sizeof m->batch, "auto: per size, a sample >= 100 timer overheads and clock steps, "
+                 "never above the previous size's; batch > 1: no min/p99/max/stddev (batch means)");
 }
 
 static void meta_fill(fp_run_t *run, const char *program)
