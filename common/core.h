@@ -34,7 +34,7 @@ typedef struct fp_run {
     const fp_timer_ops_t *timer;
     double timer_overhead_s; /* median cost of one begin/end pair */
     double timer_resolution_s; /* the clock's smallest step */
-    long batch_cap;          /* the automatic batch of the previous size: never exceeded (0: none) */
+    long batch_previous;     /* the automatic batch of the previous size (0: none yet) */
     double *samples;         /* seconds per sample, capacity entries */
     size_t capacity;
     unsigned char *check_buffer; /* host copy for validation, max_bytes */

@@ -12,6 +12,7 @@
 #define FP_BATCH_LIMIT 1024
 #define FP_TIMER_FACTOR 100.0 /* timer cost and step <= 1% of a sample (see bench/overhead.sh) */
 #define FP_CALIBRATION_SAMPLES 3
+#define FP_CALIBRATE_BELOW_S 1e-3
 
 /* A sample must last FP_TIMER_FACTOR timer overheads and FP_TIMER_FACTOR steps of the clock. */
 static double resolved_sample(double overhead_seconds, double resolution_seconds)
@@ -34,6 +35,14 @@ static double median_of(double *x, size_t n)
     fp_stats_t s;
     fp_stats_compute(x, n, &s);
     return s.p50;
+}
+
+static double shortest_of(const double *x, size_t n)
+{
+    double shortest = x[0];
+    for (size_t i = 1; i < n; i++)
+        shortest = x[i] < shortest ? x[i] : shortest;
+    return shortest;
 }
 
 int fp_timer_overhead(fp_run_t *run, double *seconds)
@@ -78,8 +87,9 @@ int fp_samples_of_rank0(fp_run_t *run, size_t n, double *dst)
 
 /* Doubles *batch while a sample of it is shorter than a resolved one (a coarse clock reads a
  * lone operation as 0 or one step, so the warm-up's median alone cannot size the batch), up to
- * FP_BATCH_LIMIT and the cap. Rank 0 decides from the median of a few samples; all follow. */
-static int calibrate(fp_run_t *run, size_t bytes, long cap, long *batch)
+ * FP_BATCH_LIMIT. Rank 0 decides from the shortest of a few samples (interruptions only lengthen
+ * a sample, so the shortest is the one to trust); all follow. */
+static int calibrate(fp_run_t *run, size_t bytes, long *batch)
 {
     double needed = resolved_sample(run->timer_overhead_s, run->timer_resolution_s);
     size_t count = run->capacity < FP_CALIBRATION_SAMPLES ? run->capacity : FP_CALIBRATION_SAMPLES;
@@ -89,7 +99,7 @@ static int calibrate(fp_run_t *run, size_t bytes, long cap, long *batch)
             FP_CHECK(take_sample(run, i, bytes, *batch));
         FP_CHECK(run->timer->collect(0, count));
         if (run->ctx.rank == 0)
-            more = median_of(run->samples, count) < needed && *batch < cap;
+            more = shortest_of(run->samples, count) < needed && *batch < FP_BATCH_LIMIT;
         FP_MPI_CHECK(MPI_Bcast(&more, 1, MPI_INT, 0, run->ctx.comm));
         if (!more)
             return FP_OK;
@@ -97,23 +107,27 @@ static int calibrate(fp_run_t *run, size_t bytes, long cap, long *batch)
     }
 }
 
-/* The automatic batch: from the warm-up's median, calibrated against the clock, and never above
- * the previous size's (operations only grow with size; a batch that only goes down keeps
- * neighbouring sizes comparable instead of alternating between two values). */
+/* The automatic batch: from the warm-up's median, calibrated against the clock. A batch half the
+ * previous size's is not taken (the previous one still gives resolved samples, only longer):
+ * noise near a boundary would otherwise alternate neighbouring sizes between two batches, whose
+ * statistics are not alike. Larger steps down, and any step up, are taken. */
 static int choose_batch(fp_run_t *run, size_t bytes, size_t timed, long *batch)
 {
-    long cap = run->batch_cap > 0 ? run->batch_cap : FP_BATCH_LIMIT;
     double warm = 0.0;
     if (run->ctx.rank == 0) {
         warm = median_of(run->samples, timed);
         *batch = fp_batch_for(warm, run->timer_overhead_s, run->timer_resolution_s);
-        *batch = *batch < cap ? *batch : cap;
     }
     FP_MPI_CHECK(MPI_Bcast(batch, 1, MPI_LONG, 0, run->ctx.comm));
     FP_MPI_CHECK(MPI_Bcast(&warm, 1, MPI_DOUBLE, 0, run->ctx.comm));
-    if (warm < resolved_sample(run->timer_overhead_s, run->timer_resolution_s))
-        FP_CHECK(calibrate(run, bytes, cap, batch));
-    run->batch_cap = *batch;
+    /* A lone operation on a coarse clock, or a warm-up slowed by the first messages' set-up, can
+     * mislead the median: a few samples of the batch check it where they are cheap, and at the
+     * first size, whose warm-up includes the library's connection set-up. */
+    if (warm < FP_CALIBRATE_BELOW_S || run->batch_previous == 0)
+        FP_CHECK(calibrate(run, bytes, batch));
+    if (*batch * 2 == run->batch_previous)
+        *batch = run->batch_previous;
+    run->batch_previous = *batch;
     return FP_OK;
 }
 

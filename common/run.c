@@ -44,7 +44,7 @@ static void describe_rules(fp_run_t *run)
         snprintf(m->batch, sizeof m->batch, "%ld operations per sample", p->batch);
     else
         snprintf(m->batch, sizeof m->batch, "auto: per size, a sample >= 100 timer overheads and clock steps, "
-                 "never above the previous size's; batch > 1: no min/p99/max/stddev (batch means)");
+                 "never half the previous size's; batch > 1: no min/p99/max/stddev (batch means)");
 }
 
 static void meta_fill(fp_run_t *run, const char *program)
