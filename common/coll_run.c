@@ -128,7 +128,7 @@ static int coll_open(fp_run_t *run)
     FP_CHECK(c->ops->init(&run->ctx, run->meta.backend, sizeof run->meta.backend));
     run->sampler = (fp_sampler_t){
         .kernel = coll_kernel, .sync = c->ops->sync, .complete = c->ops->complete,
-        .reduce = fp_samples_max_over_ranks,
+        .reduce = fp_samples_max_over_ranks, .samplings = FP_VAR_COUNT,
     };
     describe(run);
     return FP_OK;
@@ -183,6 +183,8 @@ static int measure_variant(fp_run_t *run, size_t bytes, fp_variant_t v, long bat
     for (size_t i = 0; i < n; i++)
         run->samples[i] *= 1e6 / (double)batch;
     fp_stats_compute(run->samples, n, &part->var[v]);
+    fp_stats_resolve(&part->var[v], run->timer_resolution_s * 1e6 / (double)batch);
+    fp_stats_batch_means(&part->var[v], batch);
     part->var_batch[v] = batch;
     part->algbw[v] = fp_algbw_gbps(bytes, part->var[v].p50);
     part->busbw[v] = part->algbw[v] * fp_busbw_factor(run->bench->coll->busbw, run->ctx.nranks);

@@ -22,6 +22,8 @@ typedef struct fp_sampler {
     /* Samples [0, n) of every rank (collected) -> the samples rank 0 reports, into dst (which
      * may be run->samples); collective over the ranks. */
     int (*reduce)(struct fp_run *run, size_t n, double *dst);
+    /* How many times the family samples one size (variants): they share its time budget. */
+    int samplings;
 } fp_sampler_t;
 
 typedef struct fp_run {
@@ -31,9 +33,12 @@ typedef struct fp_run {
     int local_rank, local_size;
     const fp_timer_ops_t *timer;
     double timer_overhead_s; /* median cost of one begin/end pair */
+    double timer_resolution_s; /* the clock's smallest step */
+    long batch_previous;     /* the automatic batch of the previous size (0: none yet) */
     double *samples;         /* seconds per sample, capacity entries */
     size_t capacity;
     unsigned char *check_buffer; /* host copy for validation, max_bytes */
+    size_t family_bytes;     /* the family's own buffers of this rank's kind (pinned when staging) */
     int mpi_moves_device_data;   /* 0 when a GPU-native library (NCCL) moves device data */
     fp_sampler_t sampler;
     fp_plan_t plan;          /* of the size being measured */
@@ -59,7 +64,8 @@ int fp_samples_of_rank0(fp_run_t *run, size_t n, double *dst);
 int fp_samples_max_over_ranks(fp_run_t *run, size_t n, double *dst);
 /* Cost of one timer begin/end pair, seconds (median of many). */
 int fp_timer_overhead(fp_run_t *run, double *seconds);
-/* Operations per sample so that a sample lasts >= 100 timer overheads; power of two, <= 1024. */
-long fp_batch_for(double op_seconds, double overhead_seconds);
+/* Operations per sample so that a sample lasts >= 100 timer overheads and >= 100 steps of the
+ * clock; power of two, <= 1024. */
+long fp_batch_for(double op_seconds, double overhead_seconds, double resolution_seconds);
 
 #endif

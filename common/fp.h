@@ -71,6 +71,11 @@ typedef struct fp_ctx {
     int peer;                 /* the other rank of a pair, -1 for collectives */
     long window;
     MPI_Request *requests;    /* 2 * window, for windowed kernels */
+    /* Validation of windows (pt2pt_run.c): message w of [slot_first, slot_first + slot_count) is
+     * sent from and received into its own slot of `bytes`; NULL in the timed loop, where every
+     * message of a window uses the one wire buffer, as OSU does. */
+    unsigned char *slot_sbuf, *slot_rbuf;
+    long slot_first, slot_count;
     /* The family's own part (collectives: fp_coll_ctx_t in collective.h), set up by its ops. */
     void *family;
 } fp_ctx_t;

@@ -179,7 +179,8 @@ static void text_meta(FILE *out, const fp_meta_t *m)
     if (m->gpu[0])
         fprintf(out, "# gpu: %s\n", m->gpu);
     fprintf(out, "# buffers: %s%s\n", m->buffers, m->staging ? " (staged through pinned host copies)" : "");
-    fprintf(out, "# timer: %s (overhead %.3f us)\n", m->timer, m->timer_overhead_us);
+    fprintf(out, "# timer: %s (overhead %.3f us, resolution %.3f us)\n", m->timer, m->timer_overhead_us,
+            m->timer_resolution_us);
     fprintf(out, "# sample: %s\n", m->sample);
     fprintf(out, "# iterations: %s\n# warm-up: %s\n# batch: %s\n", m->iterations, m->warmup, m->batch);
     if (m->window > 0)
@@ -313,7 +314,8 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
         fputs("null", out);
     fprintf(out, ",\"buffers\":\"%s\",\"staging\":%s,\"timer\":", m->buffers, m->staging ? "true" : "false");
     fp_json_string(out, m->timer);
-    fprintf(out, ",\"timer_overhead_us\":%.6g,\"sample\":", m->timer_overhead_us);
+    fprintf(out, ",\"timer_overhead_us\":%.6g,\"timer_resolution_us\":%.6g,\"sample\":", m->timer_overhead_us,
+            m->timer_resolution_us);
     fp_json_string(out, m->sample);
     fprintf(out, ",\"iterations\":");
     fp_json_string(out, m->iterations);
@@ -354,7 +356,8 @@ void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_met
         text_meta(out, meta);
         text_header(out, cols, meta->report == FP_REPORT_COLLECTIVE);
         break;
-    case FP_FORMAT_CSV:
+    case FP_FORMAT_CSV: /* the header as '#' lines: read_csv(comment='#') and the like skip them */
+        text_meta(out, meta);
         for (int i = 0; cols[i]; i++)
             fprintf(out, "%s%s", i ? "," : "", cols[i]->key);
         fputc('\n', out);
@@ -406,18 +409,17 @@ void fp_report_end(fp_report_t *r, const char *status, int failures)
             fprintf(r->out, ",\"avg_busbw_gbps\":%.9g,\"wrong\":%ld", avg_busbw, r->wrong_total);
         fp_provenance_json_end(r->out, r->meta);
         fputs("}\n", r->out);
-    } else if (r->format == FP_FORMAT_TEXT) {
-        if (collective) { /* nccl-tests' closing lines: scrapers look for them */
+    } else {
+        if (collective && r->format == FP_FORMAT_TEXT) { /* nccl-tests' closing lines: scrapers look for them */
             fprintf(r->out, "# Out of bounds values : %ld %s\n", r->wrong_total, r->wrong_total ? "FAILED" : "OK");
             fprintf(r->out, "# Avg bus bandwidth    : %g \n#\n", avg_busbw);
         }
         int complete = strcmp(status, "complete") == 0;
-        if (!complete)
-            fprintf(r->out, "# run %s\n", status);
         fp_provenance_text_end(r->out, r->meta);
         if (r->meta->validate)
             fprintf(r->out, "# validation: %s\n",
                     failures ? "FAILED" : complete ? "all sizes passed" : "the sizes above passed");
+        fprintf(r->out, "# run %s\n", status); /* the end record, last: without it the run was killed */
     }
     fflush(r->out);
 }

@@ -40,8 +40,8 @@ typedef struct fp_meta {
     char gpu[512];          /* empty when no GPU is used */
     char buffers[8];        /* "H H" */
     const char *timer;
-    double timer_overhead_us;
-    char iterations[160], warmup[96], batch[64];
+    double timer_overhead_us, timer_resolution_us;
+    char iterations[224], warmup[96], batch[160];
     const char *sample; /* what one sample is */
     long window;
     int adaptive;

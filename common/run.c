@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "adaptive.h"
 #include "family.h"
 #include "guard.h"
 #include "options.h"
@@ -26,8 +27,9 @@ static void describe_rules(fp_run_t *run)
     const fp_osu_defaults_t *osu = &fp_osu_defaults[run->bench->report];
     if (p->adaptive)
         snprintf(m->iterations, sizeof m->iterations,
-                 "adaptive: until the median's 95%% CI half-width is <= %g%% or %g s per size (at most %ld samples)",
-                 p->ci_target_pct, p->time_budget_s, p->max_samples);
+                 "adaptive: a pilot until both sides of the median's 95%% CI are within %g%% (or %g%% of %g s per "
+                 "size), then 1.5x its samples afresh, reported (at most %ld samples)",
+                 p->ci_target_pct, FP_ADAPTIVE_PILOT_SHARE * 100, p->time_budget_s, p->max_samples);
     else if (p->iterations > 0)
         snprintf(m->iterations, sizeof m->iterations, "fixed: %ld operations per size", p->iterations);
     else
@@ -41,7 +43,8 @@ static void describe_rules(fp_run_t *run)
     if (p->batch > 0)
         snprintf(m->batch, sizeof m->batch, "%ld operations per sample", p->batch);
     else
-        snprintf(m->batch, sizeof m->batch, "auto: per size, so that a sample lasts >= 100 timer overheads");
+        snprintf(m->batch, sizeof m->batch, "auto: per size, a sample >= 100 timer overheads and clock steps, "
+                 "never half the previous size's; batch > 1: no min/p99/max/stddev (batch means)");
 }
 
 static void meta_fill(fp_run_t *run, const char *program)
@@ -55,6 +58,7 @@ static void meta_fill(fp_run_t *run, const char *program)
     snprintf(m->buffers, sizeof m->buffers, "%c %c", p->placement[0], p->placement[1]);
     m->timer = run->timer->name;
     m->timer_overhead_us = run->timer_overhead_s * 1e6;
+    m->timer_resolution_us = run->timer_resolution_s * 1e6;
     m->sample = run->bench->sample_text;
     m->window = run->bench->uses & FP_USES_WINDOW ? p->window : 0;
     m->adaptive = p->adaptive;
@@ -240,6 +244,31 @@ static int step_setup(fp_run_t *run, const char *program, output_t *out, int *co
     return rc;
 }
 
+/* A range whose every size rounds down to 0 B would print no row: bad usage, not an empty
+ * success. The same verdict on every rank (rounding depends only on the job's shape). */
+static int step_sizes(fp_run_t *run, output_t *out, int *code)
+{
+    const fp_params_t *p = &run->params;
+    const fp_family_t *family = run->bench->family;
+    for (size_t next = p->min_size; next <= p->max_size; next = next_size(p, next))
+        if (family->round(run, next) > 0)
+            return FP_OK;
+    size_t smallest = p->max_size;
+    while (family->round(run, smallest) == 0 && smallest < ((size_t)1 << 40))
+        smallest *= 2;
+    char err[256];
+    snprintf(err, sizeof err, "-m/--message-size: every size from %zu to %zu B rounds down to 0 B here "
+             "(whole elements%s); the smallest size this run measures is %zu B", p->min_size, p->max_size,
+             run->bench->report == FP_REPORT_COLLECTIVE ? " per rank" : "", family->round(run, smallest));
+    if (out->file && out->file != stdout) { /* nothing was written: no results file */
+        fclose(out->file);
+        remove(out->temp);
+    }
+    release(run);
+    *code = usage_exit(run->bench, run->ctx.rank, err);
+    return FP_ERR;
+}
+
 /* The header, and how rank 0 closes its results if the run is cut short. */
 static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_report_t *report)
 {
@@ -300,7 +329,7 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
     run.bench = bench;
     snprintf(program, sizeof program, "fabperf_%s", bench->name);
     if (step_options(&run, argc, argv, &code) != FP_OK || step_mpi(&run, program, &argc, &argv, &code) != FP_OK ||
-        step_setup(&run, program, &out, &code) != FP_OK)
+        step_setup(&run, program, &out, &code) != FP_OK || step_sizes(&run, &out, &code) != FP_OK)
         return code;
     step_begin(&run, program, &out, &report);
     size_t size = 0;
