@@ -38,6 +38,8 @@ typedef struct fp_run {
     fp_sampler_t sampler;
     fp_plan_t plan;          /* of the size being measured */
     fp_meta_t meta;
+    struct fp_path *path;    /* path evidence (evidence.h); NULL when off */
+    int expect_failures;     /* rank 0: sizes whose expectation failed */
 } fp_run_t;
 
 /* Status of a setup step that every rank agrees on. */

@@ -63,6 +63,12 @@ static int pt2pt_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
     FP_CHECK(fp_sample_size(run, bytes, &batch, &n, &met));
     fill_row(run, bytes, batch, n, row);
     row->target_met = met;
+    /* Every rank sends and receives the same: latency bytes both ways per operation, bw a window
+     * (plus one-byte acks), bibw a window each way; warm-up operations are one each. */
+    double per_op = (double)bytes * (run->bench->report == FP_REPORT_LATENCY ? 2.0 :
+                                     (double)run->ctx.window * run->bench->directions);
+    row->traffic_bytes = per_op * (double)(run->plan.warmup + batch * (long)n);
+    row->traffic_peer = run->ctx.peer;
     row->staged = run->params.staging;
     row->check = -1;
     return FP_OK;
