@@ -22,6 +22,10 @@ typedef struct fp_sampler {
     /* Samples [0, n) of every rank (collected) -> the samples rank 0 reports, into dst (which
      * may be run->samples); collective over the ranks. */
     int (*reduce)(struct fp_run *run, size_t n, double *dst);
+    /* Adaptive rule: 1 while an --expect term on this size is still undecided by the CI of these
+     * statistics (seconds per sample of `batch` operations), so sampling goes on to the budget;
+     * NULL: never. */
+    int (*verdict_pending)(const struct fp_run *run, size_t bytes, long batch, const fp_stats_t *seconds);
 } fp_sampler_t;
 
 typedef struct fp_run {

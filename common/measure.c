@@ -92,15 +92,22 @@ static int warm_up(fp_run_t *run, size_t bytes, long *batch)
 
 enum { FP_CONTINUE, FP_STOP_TARGET, FP_STOP_BUDGET, FP_STOP_CAPACITY };
 
+/* An expectation not yet decided keeps the adaptive rule sampling after its CI target (expect.h). */
+static int verdict_pending(const fp_run_t *run, size_t bytes, long batch, const fp_stats_t *s)
+{
+    return run->sampler.verdict_pending && run->sampler.verdict_pending(run, bytes, batch, s);
+}
+
 /* Rank 0 decides from the samples so far; everybody follows. */
-static int adaptive_decision(fp_run_t *run, size_t n, double started, double *scratch, int *decision)
+static int adaptive_decision(fp_run_t *run, size_t bytes, long batch, size_t n, double started, double *scratch,
+                             int *decision)
 {
     FP_CHECK(run->timer->collect(0, n));
     FP_CHECK(run->sampler.reduce(run, n, scratch));
     if (run->ctx.rank == 0) {
         fp_stats_t s;
         fp_stats_compute(scratch, n, &s);
-        if (s.has_ci && s.ci_halfwidth_pct <= run->params.ci_target_pct)
+        if (s.has_ci && s.ci_halfwidth_pct <= run->params.ci_target_pct && !verdict_pending(run, bytes, batch, &s))
             *decision = FP_STOP_TARGET;
         else if (MPI_Wtime() - started >= run->params.time_budget_s)
             *decision = FP_STOP_BUDGET;
@@ -128,7 +135,7 @@ static int sample_adaptive(fp_run_t *run, size_t bytes, long batch, size_t *coun
             rc = take_sample(run, n, bytes, batch);
         }
         if (rc == FP_OK)
-            rc = adaptive_decision(run, n, started, scratch, &decision);
+            rc = adaptive_decision(run, bytes, batch, n, started, scratch, &decision);
         size_t step = n / 4 > 16 ? n / 4 : 16; /* checks grow geometrically: little overhead */
         next = n + step < run->capacity ? n + step : run->capacity;
     }
