@@ -54,7 +54,7 @@ typedef struct fp_meta {
     char *env_buffer;          /* what env points into */
     fp_placement_t placement;  /* per rank, on rank 0 */
     /* Collectives */
-    char backend[256];       /* "mpi (...)" or "nccl 2.28.9 (...)" */
+    char backend[640];       /* "mpi (...)" or "nccl 2.28.9 (...); transport ..." */
     const char *datatype, *op; /* op: "none" for data movement */
     int root;                /* -1 when not rooted */
     const char *busbw_formula; /* "2(n-1)/n" */
