@@ -81,7 +81,7 @@ static void record_transport(int readable, const char *path, int ours, char *abo
     if (!readable)
         snprintf(text, sizeof text, "%.300s", path);
     else if (fp_nccl_log_file(&t, path, stderr) != FP_OK)
-X
+        snprintf(text, sizeof text, "unknown (cannot read NCCL's log %.250s)", path);
     else
         fp_nccl_transport_text(&t, text, sizeof text);
     if (ours && readable)
