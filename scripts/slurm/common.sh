@@ -30,9 +30,18 @@
 #   FABPERF_RUN_DIR   run folder [FABPERF_RUN_ROOT/fabperf-<jobname>-<jobid>]
 #   FABPERF_TIMEOUT   seconds per launch [900]
 #   FABPERF_CHECK_LOCAL=1  check providers/transports on this node only, not via srun
+#   FABPERF_PREFLIGHT      the preflight run before the matrix, one rank per node: "off", or
+#                          the program's path [fabperf_preflight in FABPERF_BIN or PATH]
+#   FABPERF_PREFLIGHT_ARGS extra arguments for fabperf_preflight
+#   FABPERF_PREFLIGHT_STOP 1: a preflight that exits non-zero stops the job before the matrix
+#                          (exit 1); 0: the matrix runs anyway, the failure is recorded [0]
 #
 # Output: RUN_DIR/<label-sanitised>.<repeat>.<program>.json (and .log with the
-# launcher's output), RUN_DIR/launches.tsv (one line per launch), RUN_DIR/skipped.txt.
+# launcher's output), RUN_DIR/launches.tsv (one line per launch; status ok,
+# expect-failed(3) when the results are complete but an --expect/--expect-nic
+# failed, or failed(EXIT)), RUN_DIR/skipped.txt; RUN_DIR/preflight.json (its
+# JSON Lines), preflight.log and preflight.status (its exit status, or "off",
+# "not found").
 
 REPEATS=${REPEATS:-5}
 MPI_FLAVOR=${MPI_FLAVOR:-openmpi}
@@ -276,6 +285,60 @@ fp_json_complete() {
         tail -n 1 "$1" | grep -q '"status" *: *"complete"'
 }
 
+# One rank per node of fabperf_preflight into the run folder. Returns 1 only when it failed and
+# FABPERF_PREFLIGHT_STOP=1.
+fp_preflight() {
+    local prog nodes launcher rc cmd=() run_words=() pargs=() dir=$FABPERF_RUN_DIR
+    if [[ ${FABPERF_PREFLIGHT:-} == off ]]; then
+        echo off >"$dir/preflight.status"
+        return 0
+    fi
+    prog=${FABPERF_PREFLIGHT:-}
+    if [[ -z $prog ]] && ! prog=$(fp_find_program fabperf_preflight); then
+        fp_log "preflight: fabperf_preflight not found in ${FABPERF_BIN:-PATH}; not run"
+        echo "not found" >"$dir/preflight.status"
+        return 0
+    fi
+    nodes=${SLURM_JOB_NUM_NODES:-${SLURM_NNODES:-1}}
+    launcher=${MPIRUN:-$(fp_default_launcher)}
+    case $MPI_FLAVOR in
+    openmpi)
+        cmd=("$launcher")
+        [[ $(id -u) -eq 0 ]] && cmd+=(--allow-run-as-root)
+        cmd+=(-np "$nodes" --map-by node --bind-to none)
+        ;;
+    mpich | intelmpi) cmd=("$launcher" -n "$nodes" -ppn 1) ;;
+    srun) cmd=("$launcher" "--mpi=$SRUN_MPI" --ntasks="$nodes" --ntasks-per-node=1) ;;
+    esac
+    read -r -a run_words <<<"${MPIRUN_ARGS:-}"
+    read -r -a pargs <<<"${FABPERF_PREFLIGHT_ARGS:-}"
+    if [[ ! -x $prog ]]; then
+        fp_log "preflight: $prog is not an executable; not run"
+        echo "not found" >"$dir/preflight.status"
+        return 0
+    fi
+    cmd+=("${run_words[@]}" "$prog" --format json --output "$dir/preflight.json" "${pargs[@]}")
+    {
+        printf '#'
+        printf ' %q' "${cmd[@]}"
+        printf '\n'
+    } >"$dir/preflight.log"
+    timeout "$FABPERF_TIMEOUT" "${cmd[@]}" >>"$dir/preflight.log" 2>&1 </dev/null
+    rc=$?
+    echo "$rc" >"$dir/preflight.status"
+    if [[ $rc -eq 0 ]]; then
+        fp_log "preflight: passed on $nodes node(s), $dir/preflight.json"
+        return 0
+    fi
+    fp_log "preflight: exit $rc, see $dir/preflight.log"
+    tail -n 5 "$dir/preflight.log" | sed 's/^/    /'
+    if [[ ${FABPERF_PREFLIGHT_STOP:-0} == 1 ]]; then
+        fp_log "preflight failed and FABPERF_PREFLIGHT_STOP=1: the matrix is not run"
+        return 1
+    fi
+    fp_log "preflight failed; the matrix runs anyway (FABPERF_PREFLIGHT_STOP=1 stops it)"
+}
+
 fp_main() {
     local line label envs largs name repeat prog path base out rc t0 t1 i status
     local configs=() launches=() skipped=0 failed=0 ran=0 reason env_words
@@ -296,6 +359,7 @@ fp_main() {
         fp_log "unknown MPI_FLAVOR '$MPI_FLAVOR' (openmpi, mpich, intelmpi, srun)"
         return 1
     fi
+    fp_preflight || return 1
 
     for prog in "${FP_PROGRAMS[@]}"; do
         if path=$(fp_find_program "$prog"); then
@@ -373,6 +437,10 @@ fp_main() {
         if [[ $rc -eq 0 ]] && fp_json_complete "$out"; then
             status=ok
             ran=$((ran + 1))
+        elif [[ $rc -eq 3 ]] && fp_json_complete "$out"; then
+            status="expect-failed(3)"
+            ran=$((ran + 1))
+            fp_log "expectation failed: $label repeat $repeat $prog, see $FABPERF_RUN_DIR/$base.log"
         else
             status="failed($rc)"
             failed=$((failed + 1))
