@@ -65,7 +65,7 @@ static void meta_fill(fp_run_t *run, const char *program)
     m->staging = p->staging;
     m->label = p->label;
     m->verdict_columns = p->expect.count > 0 || p->line_rate_bps > 0 || p->expect_nic;
-    m->evidence_fields = m->verdict_columns || p->path_evidence;
+    m->evidence_fields = 1; /* the same keys in every result, null where nothing was judged */
     describe_rules(run); /* the family's own header fields were set when it opened */
 }
 
