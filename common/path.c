@@ -206,7 +206,7 @@ static void collect(const fp_path_t *p, int total, fp_evidence_t *ev, double *pa
         ev->payload += payload[h];
         ev->exchanged += exchanged[h];
     }
-    if (unknown)
+    if (unknown && p->nhosts > 1) /* on one host nothing has to cross, whatever the algorithm */
         ev->payload = -1;
     fp_path_nic_t all[FP_EVIDENCE_NICS * 4];
     int n = 0;
@@ -223,7 +223,7 @@ static void collect(const fp_path_t *p, int total, fp_evidence_t *ev, double *pa
         snprintf(nic->node, sizeof nic->node, "%s", p->names[host]);
         snprintf(nic->name, sizeof nic->name, "%s", rec->name);
         nic->bytes = rec->bytes;
-        nic->share = !unknown && payload[host] > 0 ? rec->bytes / payload[host] : NAN;
+        nic->share = ev->payload > 0 && payload[host] > 0 ? rec->bytes / payload[host] : NAN;
         nic->line_rate_bps = rec->line_rate_bps;
     }
     qsort(all, (size_t)n, sizeof all[0], by_bytes);

@@ -35,19 +35,21 @@ check "lat<=0.00001@16:32: one line per failed size naming interval and threshol
 check "lat<=0.00001@16:32: sizes outside the range not judged" sh -c \
     "grep -Eq '^8 .* -$' '$work/out' && grep -Eq '^32 .* fail$' '$work/out'"
 
-run_job 2 sm fabperf_bw -m 64K:64K -i 20 --format json --expect '50%line'
+run_job 2 sm fabperf_bw -m 64K:64K -i 20 --batch 1 --format json --expect '50%line'
 check "50%line without a line rate on one host: exit 0, inconclusive" rc_is 0
 check "50%line: verdict inconclusive, line rate unknown" rows_hold \
     'r["verdict"] == "inconclusive" and r["line_rate_gbps"] is None and "line rate unknown" in r["expect"]'
 
-run_job 2 sm fabperf_bw -m 64K:64K -i 20 --format json --line-rate 1T --expect '99%line'
+run_job 2 sm fabperf_bw -m 64K:64K -i 20 --batch 1 --format json --line-rate 1T --expect '99%line'
 check "--line-rate 1T --expect 99%line: exit 3, efficiency known" rc_is 3
 check "99%line of 1 Tbit/s: fail, efficiency = p50 / 125000 MB/s" rows_hold \
     'r["verdict"] == "fail" and r["line_rate_gbps"] == 1000 and abs(r["efficiency"] - r["bw_p50_mbps"] / 125000) < 1e-9'
 
-FABPERF_BIN=$FABPERF_COLL_BIN run_job 2 sm fabperf_allreduce -m 4K:4K -i 20 --format json --expect 'busbw>=1000000'
+FABPERF_BIN=$FABPERF_COLL_BIN run_job 2 sm fabperf_allreduce -m 4K:4K -i 20 --batch 1 --format json --expect 'busbw>=1000000'
 check "allreduce busbw>=1000000 GB/s: exit 3" rc_is 3
 check "allreduce: judged on busbw" one_line 'expectation failed: size 4096: fail: median [0-9.e+-]* GB/s busbw'
+check "allreduce on one host: no inter-node payload, whatever the algorithm" rows_hold \
+    'r["verdict"] == "fail" and r["path"]["payload_bytes"] == 0'
 
 run_job 2 sm fabperf_latency -m 8:8 -i 50 --format json --path-evidence off
 check "--path-evidence off: exit 0, path null" rows_hold 'r["path"] is None'
