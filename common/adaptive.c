@@ -38,7 +38,7 @@ int fp_adaptive_check(fp_adaptive_t *a, const fp_stats_t *s, size_t n, double el
         *next = next_check(n, a->fresh_goal);
         return FP_ADAPT_MORE;
     }
-    if (fp_adaptive_target_met(s, a->target_pct)) {
+    if (fp_adaptive_target_met(s, a->target_pct) && !a->undecided) {
         a->fresh = 1;
         a->fresh_goal = n + n / 2 < a->capacity ? n + n / 2 : a->capacity;
         *next = a->fresh_goal < FP_ADAPTIVE_FIRST_CHECK ? a->fresh_goal : fp_adaptive_first(a);

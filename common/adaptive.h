@@ -26,6 +26,7 @@ typedef struct fp_adaptive {
     int fresh;         /* 0: pilot; 1: fresh samples, the ones reported */
     size_t fresh_goal; /* samples of the fresh phase */
     int met;           /* after FP_ADAPT_STOP: the reported interval meets the target */
+    int undecided;     /* set by the caller: an --expect term is still undecided, the pilot goes on */
 } fp_adaptive_t;
 
 enum { FP_ADAPT_MORE, FP_ADAPT_RESTART, FP_ADAPT_STOP };

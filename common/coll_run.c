@@ -202,6 +202,7 @@ static void row_common(const fp_run_t *run, size_t bytes, const fp_coll_row_t *p
     row->headline = (fp_estimate_t){part->busbw[FP_VAR_OOP], fp_algbw_gbps(bytes, oop->p50_hi) * factor,
                                     fp_algbw_gbps(bytes, oop->p50_lo) * factor};
     row->check = -1;
+    row->traffic_peer = -1; /* what crosses nodes depends on the algorithm: unknown here */
     row->family = part;
 }
 

@@ -24,6 +24,10 @@ typedef struct fp_sampler {
     int (*reduce)(struct fp_run *run, size_t n, double *dst);
     /* How many times the family samples one size (variants): they share its time budget. */
     int samplings;
+    /* Adaptive rule: 1 while an --expect term on this size is still undecided by the CI of these
+     * statistics (seconds per sample of `batch` operations), so sampling goes on to the budget;
+     * NULL: never. */
+    int (*verdict_pending)(const struct fp_run *run, size_t bytes, long batch, const fp_stats_t *seconds);
 } fp_sampler_t;
 
 typedef struct fp_run {
@@ -43,6 +47,8 @@ typedef struct fp_run {
     fp_sampler_t sampler;
     fp_plan_t plan;          /* of the size being measured */
     fp_meta_t meta;
+    struct fp_path *path;    /* path evidence (evidence.h); NULL when off */
+    int expect_failures;     /* rank 0: sizes whose expectation failed */
 } fp_run_t;
 
 /* Status of a setup step that every rank agrees on. */

@@ -153,9 +153,15 @@ static int warm_up(fp_run_t *run, size_t bytes, long *batch)
     return choose_batch(run, bytes, timed, batch);
 }
 
+/* An expectation not yet decided keeps the adaptive pilot sampling after its CI target (expect.h). */
+static int verdict_pending(const fp_run_t *run, size_t bytes, long batch, const fp_stats_t *s)
+{
+    return run->sampler.verdict_pending && run->sampler.verdict_pending(run, bytes, batch, s);
+}
+
 /* Rank 0 judges the samples of the current phase; everybody follows. */
-static int adaptive_decision(fp_run_t *run, fp_adaptive_t *a, size_t n, double started, double *scratch,
-                             size_t *next, int *decision)
+static int adaptive_decision(fp_run_t *run, fp_adaptive_t *a, size_t bytes, long batch, size_t n, double started,
+                             double *scratch, size_t *next, int *decision)
 {
     FP_CHECK(run->timer->collect(0, n));
     FP_CHECK(run->sampler.reduce(run, n, scratch));
@@ -164,6 +170,7 @@ static int adaptive_decision(fp_run_t *run, fp_adaptive_t *a, size_t n, double s
         fp_stats_t s;
         fp_stats_compute(scratch, n, &s);
         fp_stats_resolve(&s, run->timer_resolution_s);
+        a->undecided = verdict_pending(run, bytes, batch, &s);
         shared[0] = fp_adaptive_check(a, &s, n, MPI_Wtime() - started, next);
         shared[1] = (long)*next;
     }
@@ -197,7 +204,7 @@ static int sample_adaptive(fp_run_t *run, size_t bytes, long batch, size_t *coun
             rc = take_sample(run, n, bytes, batch);
         }
         if (rc == FP_OK)
-            rc = adaptive_decision(run, &a, n, started, scratch, &next, &decision);
+            rc = adaptive_decision(run, &a, bytes, batch, n, started, scratch, &next, &decision);
         if (decision == FP_ADAPT_RESTART)
             n = 0; /* the pilot's samples decided how many; fresh ones are reported */
     }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence.h"
 #include "family.h"
 #include "guard.h"
 #include "pattern.h"
@@ -45,10 +46,14 @@ static int pt2pt_prepare(fp_run_t *run, char *err, size_t errlen)
     return FP_OK;
 }
 
+static int pt2pt_verdict_pending(const fp_run_t *run, size_t bytes, long batch, const fp_stats_t *seconds);
+
 static int pt2pt_open(fp_run_t *run)
 {
     pt2pt_state_t *st = state_of(run);
     run->sampler = (fp_sampler_t){.kernel = run->bench->sample, .reduce = fp_samples_of_rank0};
+    if (run->params.expect.count)
+        run->sampler.verdict_pending = pt2pt_verdict_pending;
     if (!st->slot_capacity)
         return FP_OK;
     st->slot_mem = run->ctx.staging ? &fp_mem_pinned : run->ctx.mem;
@@ -75,6 +80,29 @@ static size_t pt2pt_round(const fp_run_t *run, size_t bytes)
     return bytes;
 }
 
+/* Median and CI of the headline from statistics of us per operation. */
+static fp_estimate_t headline_of(const fp_bench_t *b, const fp_ctx_t *ctx, size_t bytes, const fp_stats_t *t)
+{
+    if (b->report != FP_REPORT_BANDWIDTH)
+        return (fp_estimate_t){t->p50, t->p50_lo, t->p50_hi};
+    /* Bytes per operation over microseconds per operation = MB/s (1e6 B/s). */
+    double moved = (double)bytes * (double)ctx->window * b->directions;
+    return (fp_estimate_t){moved / t->p50, moved / t->p50_hi, moved / t->p50_lo};
+}
+
+/* fp_sampler_t.verdict_pending: an --expect term this size's CI does not decide yet. */
+static int pt2pt_verdict_pending(const fp_run_t *run, size_t bytes, long batch, const fp_stats_t *seconds)
+{
+    const fp_bench_t *b = run->bench;
+    double scale = 1e6 / ((double)batch * b->time_divisor);
+    fp_stats_t us = {.p50 = seconds->p50 * scale, .p50_lo = seconds->p50_lo * scale, .p50_hi = seconds->p50_hi * scale};
+    fp_estimate_t h = headline_of(b, &run->ctx, bytes, &us);
+    fp_judgement_t j;
+    fp_quantity_t q = b->report == FP_REPORT_LATENCY ? FP_QTY_LATENCY : FP_QTY_RATE;
+    fp_expect_judge(&run->params.expect, bytes, q, h.lo, h.p50, h.hi, fp_line_rate_in_unit(b, run->params.line_rate_bps), &j);
+    return j.verdict == FP_VERDICT_INCONCLUSIVE && !j.reason[0]; /* more samples can decide it */
+}
+
 /* Samples (seconds per sample of `batch` operations) -> the row: us per operation, and for
  * bandwidth MB/s from the mean (OSU's figure) and from the median and its CI. */
 static void fill_row(fp_run_t *run, size_t bytes, long batch, size_t n, fp_row_t *row)
@@ -89,15 +117,9 @@ static void fill_row(fp_run_t *run, size_t bytes, long batch, size_t n, fp_row_t
     fp_stats_compute(run->samples, n, &row->time);
     fp_stats_resolve(&row->time, run->timer_resolution_s * scale);
     fp_stats_batch_means(&row->time, batch);
-    if (b->report == FP_REPORT_BANDWIDTH) {
-        /* Bytes per operation over microseconds per operation = MB/s (1e6 B/s). */
-        double moved = (double)bytes * (double)run->ctx.window * b->directions;
-        row->osu = moved / row->time.mean;
-        row->headline = (fp_estimate_t){moved / row->time.p50, moved / row->time.p50_hi, moved / row->time.p50_lo};
-    } else {
-        row->osu = row->time.mean;
-        row->headline = (fp_estimate_t){row->time.p50, row->time.p50_lo, row->time.p50_hi};
-    }
+    row->headline = headline_of(b, &run->ctx, bytes, &row->time);
+    row->osu = b->report == FP_REPORT_BANDWIDTH ? (double)bytes * (double)run->ctx.window * b->directions / row->time.mean
+                                                : row->time.mean;
 }
 
 static int pt2pt_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
@@ -108,6 +130,12 @@ static int pt2pt_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
     FP_CHECK(fp_sample_size(run, bytes, &batch, &n, &met));
     fill_row(run, bytes, batch, n, row);
     row->target_met = met;
+    /* Every rank sends and receives the same: latency bytes both ways per operation, bw a window
+     * (plus one-byte acks), bibw a window each way; warm-up operations are one each. */
+    double per_op = (double)bytes * (run->bench->report == FP_REPORT_LATENCY ? 2.0 :
+                                     (double)run->ctx.window * run->bench->directions);
+    row->traffic_bytes = per_op * (double)(run->plan.warmup + batch * (long)n);
+    row->traffic_peer = run->ctx.peer;
     row->staged = run->params.staging;
     row->check = -1;
     return FP_OK;

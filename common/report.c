@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "evidence.h"
 #include "provenance.h"
 
 /* COL_TIME: nccl-tests' time (2, 1 or 0 decimals by magnitude); COL_WRONG: "N/A" in text when
@@ -223,7 +224,7 @@ static void text_header_line(FILE *out, const column_t *const *cols, int field)
     fputc('\n', out);
 }
 
-static void text_header(FILE *out, const column_t *const *cols, int collective)
+static void text_header(FILE *out, const column_t *const *cols, int collective, int verdicts)
 {
     if (collective) {
         for (int field = 0; field < 3; field++)
@@ -233,10 +234,12 @@ static void text_header(FILE *out, const column_t *const *cols, int collective)
     fprintf(out, "%-*s", cols[0]->width, cols[0]->header);
     for (int i = 1; cols[i]; i++)
         fprintf(out, "%*s", cols[i]->width, cols[i]->header);
+    if (verdicts)
+        fp_evidence_text_header(out);
     fputc('\n', out);
 }
 
-static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row, int collective)
+static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row, int collective, int verdicts)
 {
     fprintf(out, collective ? "%*zu" : "%-*zu", cols[0]->width, row->size);
     for (int i = 1; cols[i]; i++) {
@@ -262,7 +265,10 @@ static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row
         else
             fprintf(out, "%*.*f", width, c->precision, v);
     }
+    if (verdicts)
+        fp_evidence_text_cells(out, row->evidence);
     fputc('\n', out);
+    fp_evidence_text_lines(out, row->size, row->evidence);
 }
 
 /* ---- CSV and JSON ---- */
@@ -339,6 +345,8 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
     fprintf(out, ",\"columns\":[");
     for (int i = 0; cols[i]; i++)
         fprintf(out, "%s\"%s\"", i ? "," : "", cols[i]->key);
+    if (m->evidence_fields)
+        fp_evidence_json_keys(out);
     fprintf(out, "]}\n");
 }
 
@@ -354,12 +362,14 @@ void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_met
     switch (format) {
     case FP_FORMAT_TEXT:
         text_meta(out, meta);
-        text_header(out, cols, meta->report == FP_REPORT_COLLECTIVE);
+        text_header(out, cols, meta->report == FP_REPORT_COLLECTIVE, meta->verdict_columns);
         break;
     case FP_FORMAT_CSV: /* the header as '#' lines: read_csv(comment='#') and the like skip them */
         text_meta(out, meta);
         for (int i = 0; cols[i]; i++)
             fprintf(out, "%s%s", i ? "," : "", cols[i]->key);
+        if (meta->evidence_fields)
+            fp_evidence_csv_header(out);
         fputc('\n', out);
         break;
     case FP_FORMAT_JSON: json_meta(out, meta, cols); break;
@@ -380,7 +390,7 @@ void fp_report_row(fp_report_t *r, const fp_row_t *row)
     if (row->wrong > 0)
         r->wrong_total += row->wrong;
     if (r->format == FP_FORMAT_TEXT) {
-        text_row(out, cols, row, r->meta->report == FP_REPORT_COLLECTIVE);
+        text_row(out, cols, row, r->meta->report == FP_REPORT_COLLECTIVE, r->meta->verdict_columns);
     } else {
         int json = r->format == FP_FORMAT_JSON;
         if (json)
@@ -392,6 +402,8 @@ void fp_report_row(fp_report_t *r, const fp_row_t *row)
                 fputc(',', out);
             value_plain(out, cols[i], row, json);
         }
+        if (r->meta->evidence_fields)
+            (json ? fp_evidence_json : fp_evidence_csv)(out, row->evidence);
         fputs(json ? "}\n" : "\n", out);
     }
     fflush(out);

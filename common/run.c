@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "adaptive.h"
+#include "evidence.h"
 #include "family.h"
 #include "guard.h"
 #include "options.h"
@@ -67,6 +68,8 @@ static void meta_fill(fp_run_t *run, const char *program)
     m->validate = p->validate;
     m->staging = p->staging;
     m->label = p->label;
+    m->verdict_columns = p->expect.count > 0 || p->line_rate_bps > 0 || p->expect_nic;
+    m->evidence_fields = 1; /* the same keys in every result, null where nothing was judged */
     describe_rules(run); /* the family's own header fields were set when it opened */
 }
 
@@ -128,21 +131,51 @@ static void cut_short(const char *why)
         rename(cut.out->temp, cut.path);
 }
 
+/* The family's measurement, with NIC counters read before and after it (outside its timed region). */
+static int measure_with_evidence(fp_run_t *run, size_t size, fp_row_t *row, fp_evidence_t *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    if (run->path)
+        FP_CHECK(fp_path_before(run->path, run));
+    FP_CHECK(run->bench->family->measure(run, size, row));
+    if (run->path)
+        FP_CHECK(fp_path_after(run->path, run, row, ev));
+    return FP_OK;
+}
+
+/* Rank 0: the verdicts of one size; a failed one is also said on standard error, once. */
+static void judge_size(fp_run_t *run, fp_row_t *row, fp_evidence_t *ev)
+{
+    fp_verdict_row(run, row, ev);
+    fp_verdict_line(run, row, ev, ev->verdict_line, sizeof ev->verdict_line);
+    row->evidence = ev;
+    if (ev->verdict != FP_VERDICT_FAIL)
+        return;
+    run->expect_failures++;
+    if (ev->judgement.verdict == FP_VERDICT_FAIL)
+        fprintf(stderr, "%s: expectation failed: %s\n", run->meta.program, ev->verdict_line);
+    if (ev->nic_verdict == FP_VERDICT_FAIL)
+        fprintf(stderr, "%s: --expect-nic failed: %s\n", run->meta.program, ev->nic_why);
+}
+
 /* One size: its plan and watchdog limit, the samples, the validation round and the row. Per-size
  * work outside the measurement (evidence read before and after, verdicts on the row) belongs
  * here, around fp_family_t.measure, never inside it. */
 static int sweep_size(fp_run_t *run, fp_report_t *report, size_t size, uint32_t round, int *failures)
 {
-    const fp_family_t *family = run->bench->family;
     fp_row_t row;
+    fp_evidence_t ev;
     run->plan = fp_plan_for(run->bench, &run->params, size);
     fp_guard_arm(size, run->plan.timeout_s, "--timeout");
-    FP_CHECK(family->measure(run, size, &row));
+    FP_CHECK(measure_with_evidence(run, size, &row, &ev));
     if (run->params.validate) {
+        const fp_family_t *family = run->bench->family;
         FP_CHECK(family->validate(run, size, round, &row));
         *failures += !row.check;
     }
     if (run->ctx.rank == 0) {
+        if (run->meta.evidence_fields)
+            judge_size(run, &row, &ev);
         flockfile(report->out); /* a cut-short end never lands inside a row */
         fp_report_row(report, &row);
         cut.failures = *failures;
@@ -214,6 +247,8 @@ static int step_mpi(fp_run_t *run, const char *program, int *argc, char ***argv,
 
 static void release(fp_run_t *run)
 {
+    fp_path_close(run->path);
+    run->path = NULL;
     fp_run_teardown(run);
     fp_meta_release(&run->meta);
 }
@@ -273,7 +308,8 @@ static int step_sizes(fp_run_t *run, output_t *out, int *code)
 static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_report_t *report)
 {
     meta_fill(run, program);
-    if (fp_placement_start(&run->meta.placement, run->ctx.comm) != FP_OK) {
+    if (fp_placement_start(&run->meta.placement, run->ctx.comm) != FP_OK ||
+        fp_path_open(run, &run->path) != FP_OK) {
         fprintf(stderr, "%s: rank %d: %s\n", program, run->ctx.rank, fp_error_message());
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
@@ -312,10 +348,11 @@ static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report
             failures = failures ? failures : 1;
         }
     }
-    MPI_Bcast(&failures, 1, MPI_INT, 0, run->ctx.comm);
+    int code = failures ? FP_EXIT_FAIL : run->expect_failures ? FP_EXIT_EXPECT : FP_EXIT_OK;
+    MPI_Bcast(&code, 1, MPI_INT, 0, run->ctx.comm);
     release(run);
     MPI_Finalize();
-    return failures ? FP_EXIT_FAIL : FP_EXIT_OK;
+    return code;
 }
 
 int fp_main(const fp_bench_t *bench, int argc, char **argv)

@@ -157,7 +157,7 @@ class Checker:
             for key, text in raw.items():
                 if text in ("", None):
                     row[key] = None
-                elif key in ("validation", "target_met", "staged", "datatype", "redop"):
+                elif key in ("validation", "target_met", "staged", "datatype", "redop", "verdict", "expect", "path"):
                     row[key] = text
                 else:
                     row[key] = float(text)

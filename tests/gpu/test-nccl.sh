@@ -26,6 +26,21 @@ for program in allreduce allgather reduce_scatter bcast reduce alltoall; do
         "grep -q '^# backend: nccl' '$work/out' && grep -q '^# gpu: .*PCI' '$work/out'"
 done
 
+# The transport NCCL chose, from its own log: one rank has no peer, so a network is assigned but no
+# connection is made; on the GPU machine (no RDMA) the network is Socket and GPUDirect RDMA is off.
+run_job 1 default fabperf_allreduce --backend nccl -m 8:1K -i 10 -x 2
+check "nccl transport recorded from NCCL's log" grep -Eq \
+    '^# backend: nccl .*; transport \(rank 0, from NCCL.s log\): network (Socket|IB) \(plugin: [^)]*\), GPUDirect RDMA (on|off), connections: 0 P2P, 0 SHM, 0 NET' \
+    "$work/out"
+grep '^# backend:' "$work/out"
+check "no NCCL log left in TMPDIR" sh -c "! ls \"\${TMPDIR:-/tmp}\"/fabperf-nccl.*.log 2>/dev/null | grep -q ."
+NCCL_DEBUG=WARN
+export NCCL_DEBUG
+run_job 1 default fabperf_allreduce --backend nccl -m 8:1K -i 10 -x 2
+unset NCCL_DEBUG
+check "NCCL_DEBUG of the user: transport unknown, said why" grep -q \
+    'transport (rank 0, from NCCL.s log): unknown (NCCL_DEBUG set without NCCL_DEBUG_FILE' "$work/out"
+
 for type in half bfloat16 double int32 int64; do
     run_job 1 default fabperf_allreduce --backend nccl -T "$type" -o max -m 8:1M -f 32 -i 20 -x 5 -c --format json
     check "nccl allreduce $type max: exit 0" rc_is 0
