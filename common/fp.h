@@ -16,6 +16,9 @@ enum { FP_EXIT_OK = 0, FP_EXIT_FAIL = 1, FP_EXIT_USAGE = 2, FP_EXIT_EXPECT = 3 }
 typedef enum { FP_MEM_HOST, FP_MEM_PINNED, FP_MEM_CUDA, FP_MEM_MANAGED, FP_MEM_COUNT } fp_mem_kind_t;
 typedef enum { FP_TIMER_WTIME, FP_TIMER_CUDA, FP_TIMER_COUNT } fp_timer_kind_t;
 typedef enum { FP_FORMAT_TEXT, FP_FORMAT_CSV, FP_FORMAT_JSON } fp_format_t;
+/* Text columns: fabperf's (compatible first columns, then statistics), or exactly OSU's or
+ * nccl-tests' row (statistics then only in csv and json). */
+typedef enum { FP_LAYOUT_FULL, FP_LAYOUT_OSU, FP_LAYOUT_NCCL_TESTS } fp_layout_t;
 /* The row's columns and OSU's default counts (plan.c) follow the report kind. */
 typedef enum { FP_REPORT_LATENCY, FP_REPORT_BANDWIDTH, FP_REPORT_COLLECTIVE } fp_report_kind_t;
 /* Which options a benchmark accepts beyond the common ones. */
@@ -48,6 +51,8 @@ typedef struct fp_params {
     long device;               /* --device: GPU index, -1 = from the node-local rank */
     int timer;                 /* --timer, an fp_timer_kind_t */
     int staging;               /* --staging: move device data through pinned host buffers */
+    int layout;                /* --layout, an fp_layout_t: text columns */
+    int rotate;                /* --rotate: collectives move their buffers between calls (1) */
     int backend;               /* --backend, an fp_backend_t (collectives) */
     int datatype;              /* -T/--datatype, an fp_type_t */
     int op;                    /* -o/--op, an fp_op_t */

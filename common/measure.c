@@ -150,7 +150,11 @@ static int warm_up(fp_run_t *run, size_t bytes, long *batch)
     *batch = run->params.batch;
     if (*batch > 0)
         return FP_OK;
-    return choose_batch(run, bytes, timed, batch);
+    FP_CHECK(choose_batch(run, bytes, timed, batch));
+    /* The plan's cap (collectives: enough samples for an interval) is the same on every rank. */
+    if (run->plan.max_batch > 0 && *batch > run->plan.max_batch)
+        *batch = run->plan.max_batch;
+    return FP_OK;
 }
 
 /* An expectation not yet decided keeps the adaptive pilot sampling after its CI target (expect.h). */

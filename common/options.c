@@ -22,6 +22,7 @@ const char *const fp_backend_names[FP_BACKEND_COUNT + 1] = {"mpi", "nccl", NULL}
 
 static const char *const format_names[] = {"text", "csv", "json", NULL};
 static const char *const timer_names[] = {"wtime", "cuda", NULL};
+static const char *const layout_names[] = {"full", "osu", "nccl-tests", NULL};
 static const char *const off_on[] = {"off", "on", NULL};
 
 /* The table: order is the order of --help. */
@@ -37,7 +38,7 @@ const fp_option_t fp_options[] = {
     {0, "step-bytes", FP_OPT_SIZE, FIELD(step_bytes), "SIZE", NULL, 1, (double)FP_SIZE_LIMIT, NULL,
      NULL, 0, "next size = size + SIZE instead (nccl-tests -i)"},
     {'i', "iterations", FP_OPT_LONG, FIELD(iterations), "N", "default", 1, 1e9, NULL, "default", 0,
-     "timed operations per size (OSU -i)"},
+     "timed operations per size, rounded up to whole samples (OSU -i)"},
     {'n', "iters", FP_OPT_LONG, FIELD(iterations), "N", NULL, 1, 1e9, NULL, NULL, 0,
      "same as -i (nccl-tests -n)"},
     {'x', "warmup", FP_OPT_LONG, FIELD(warmup), "N", "default", 1, 1e9, NULL, "default", 0,
@@ -64,10 +65,15 @@ const fp_option_t fp_options[] = {
      "reduction operation (nccl-tests -o)"},
     {'r', "root", FP_OPT_LONG, FIELD(root), "N", "0", 0, 1e9, NULL, NULL, FP_USES_ROOT,
      "root rank (nccl-tests -r)"},
+    {0, "rotate", FP_OPT_CHOICE, FIELD(rotate), "on|off", "on", 0, 0, off_on, NULL, FP_USES_COLLECTIVE,
+     "each call uses the next slice of the -m MAX buffers, as nccl-tests shifts them; off: same slice"},
     {'c', "validate", FP_OPT_FLAG, FIELD(validate), NULL, NULL, 0, 0, NULL, NULL, 0,
      "after the timed loop, check every received byte of every message (bw, bibw: each message of the window in its own buffer); exit 1 on any Fail"},
     {0, "format", FP_OPT_CHOICE, FIELD(format), "FMT", "text", 0, 0, format_names, NULL, 0,
      "output: text (OSU layout), csv, json (JSON Lines)"},
+    {0, "layout", FP_OPT_CHOICE, FIELD(layout), "L", "full", 0, 0, layout_names, NULL, 0,
+     "text columns: full (OSU's or nccl-tests' first columns, then statistics), or exactly "
+     "osu's or nccl-tests' (collectives) row; statistics then only in csv and json"},
     {0, "output", FP_OPT_STRING, FIELD(output), "FILE", NULL, 0, 0, NULL, NULL, 0,
      "write results to FILE (atomically) instead of standard output"},
     {0, "label", FP_OPT_STRING, FIELD(label), "TEXT", NULL, 0, 0, NULL, NULL, 0,
@@ -388,6 +394,18 @@ static int expect_fits(const fp_bench_t *bench, const fp_expect_t *e, char *err,
 }
 
 /* Options that conflict or need each other, and defaults that follow from others. */
+/* --layout: the exact layouts are text, and nccl-tests' is a collective's. */
+static int layout_check(const fp_bench_t *bench, const fp_params_t *params, char *err, size_t errlen)
+{
+    if (params->layout != FP_LAYOUT_FULL && params->format != FP_FORMAT_TEXT)
+        return fail(err, errlen, "--layout %s applies to --format text (csv and json have every column)",
+                    layout_names[params->layout]);
+    if (params->layout == FP_LAYOUT_NCCL_TESTS && !(bench->uses & FP_USES_COLLECTIVE))
+        return fail(err, errlen, "--layout nccl-tests applies to the collectives, not to fabperf_%s "
+                    "(accepted: full, osu)", bench->name);
+    return FP_OK;
+}
+
 static int params_finish(fp_params_t *params, const fp_option_t *const *seen, int npositional, char *err,
                          size_t errlen)
 {
@@ -460,6 +478,8 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
     FP_CHECK(expect_fits(bench, &params->expect, err, errlen));
     if (params->expect_nic && !params->path_evidence)
         return fail(err, errlen, "--expect-nic needs the path evidence: drop --path-evidence off");
+    if (layout_check(bench, params, err, errlen) != FP_OK)
+        return FP_ERR;
     return params_finish(params, seen, npositional, err, errlen);
 }
 

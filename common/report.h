@@ -41,13 +41,14 @@ typedef struct fp_meta {
     char buffers[8];        /* "H H" */
     const char *timer;
     double timer_overhead_us, timer_resolution_us;
-    char iterations[224], warmup[96], batch[160];
+    char iterations[224], warmup[96], batch[256];
     const char *sample; /* what one sample is */
     long window;
     int adaptive;
     double ci_target_pct, time_budget_s;
     int validate, staging;
     const char *label;
+    int layout;                /* an fp_layout_t: text columns */
     int nenv;
     fp_env_var_t *env;         /* the union over ranks, by name */
     int env_unrecorded;        /* variables over the per-rank bound, not sent */
@@ -62,6 +63,7 @@ typedef struct fp_meta {
     /* Path evidence and verdicts: rows carry their fields (JSON, CSV); text adds Eff%/Verdict
      * columns when verdict_columns is set. */
     int evidence_fields, verdict_columns;
+    int rotate;              /* buffers rotate between calls */
 } fp_meta_t;
 
 /* A quantity's median and the 95% confidence interval of that median, in its unit. */

@@ -26,26 +26,30 @@ static void describe_rules(fp_run_t *run)
     const fp_params_t *p = &run->params;
     fp_meta_t *m = &run->meta;
     const fp_osu_defaults_t *osu = &fp_osu_defaults[run->bench->report];
+    const char *whose = run->bench->report == FP_REPORT_COLLECTIVE ? "OSU 7.4's for collectives" : "OSU's";
     if (p->adaptive)
         snprintf(m->iterations, sizeof m->iterations,
                  "adaptive: a pilot until both sides of the median's 95%% CI are within %g%% (or %g%% of %g s per "
                  "size), then 1.5x its samples afresh, reported (at most %ld samples)",
                  p->ci_target_pct, FP_ADAPTIVE_PILOT_SHARE * 100, p->time_budget_s, p->max_samples);
     else if (p->iterations > 0)
-        snprintf(m->iterations, sizeof m->iterations, "fixed: %ld operations per size", p->iterations);
+        snprintf(m->iterations, sizeof m->iterations, "fixed: %ld operations per size, rounded up to whole "
+                 "samples (timed: samples x batch)", p->iterations);
     else
-        snprintf(m->iterations, sizeof m->iterations, "fixed: %ld per size up to 8K, %ld above (OSU's)",
-                 osu->iterations[0], osu->iterations[1]);
+        snprintf(m->iterations, sizeof m->iterations, "fixed: %ld per size up to 8K, %ld above (%s), rounded up "
+                 "to whole samples (timed: samples x batch)", osu->iterations[0], osu->iterations[1], whose);
     if (p->warmup > 0)
         snprintf(m->warmup, sizeof m->warmup, "%ld operations per size", p->warmup);
     else
-        snprintf(m->warmup, sizeof m->warmup, "%ld per size up to 8K, %ld above (OSU's)",
-                 osu->warmup[0], osu->warmup[1]);
+        snprintf(m->warmup, sizeof m->warmup, "%ld per size up to 8K, %ld above (%s)",
+                 osu->warmup[0], osu->warmup[1], whose);
     if (p->batch > 0)
         snprintf(m->batch, sizeof m->batch, "%ld operations per sample", p->batch);
     else
         snprintf(m->batch, sizeof m->batch, "auto: per size, a sample >= 100 timer overheads and clock steps, "
-                 "never half the previous size's; batch > 1: no min/p99/max/stddev (batch means)");
+                 "never half the previous size's%s; batch > 1: no min/p99/max/stddev (batch means)",
+                 run->bench->report == FP_REPORT_COLLECTIVE && !p->adaptive
+                     ? ", at most 1/32 of the size's operations (>= 32 samples)" : "");
 }
 
 static void meta_fill(fp_run_t *run, const char *program)
@@ -70,6 +74,7 @@ static void meta_fill(fp_run_t *run, const char *program)
     m->label = p->label;
     m->verdict_columns = p->expect.count > 0 || p->line_rate_bps > 0 || p->expect_nic;
     m->evidence_fields = 1; /* the same keys in every result, null where nothing was judged */
+    m->layout = p->layout;
     describe_rules(run); /* the family's own header fields were set when it opened */
 }
 
