@@ -132,7 +132,7 @@ static int coll_open(fp_run_t *run)
     FP_CHECK(c->ops->init(&run->ctx, run->meta.backend, sizeof run->meta.backend));
     run->sampler = (fp_sampler_t){
         .kernel = coll_kernel, .sync = c->ops->sync, .complete = c->ops->complete,
-        .reduce = fp_samples_max_over_ranks,
+        .reduce = fp_samples_max_over_ranks, .samplings = FP_VAR_COUNT,
     };
     describe(run);
     return FP_OK;
@@ -191,6 +191,8 @@ static int measure_variant(fp_run_t *run, size_t bytes, fp_variant_t v, long bat
     for (size_t i = 0; i < n; i++)
         run->samples[i] *= 1e6 / (double)batch;
     fp_stats_compute(run->samples, n, &part->var[v]);
+    fp_stats_resolve(&part->var[v], run->timer_resolution_s * 1e6 / (double)batch);
+    fp_stats_batch_means(&part->var[v], batch);
     part->var_batch[v] = batch;
     fp_coll_rates(run->bench->coll->busbw, run->ctx.nranks, v == FP_VAR_IP, bytes, part->var[v].p50,
                   &part->algbw[v], &part->busbw[v]);
@@ -212,6 +214,7 @@ static void row_common(const fp_run_t *run, size_t bytes, const fp_coll_row_t *p
     row->osu = row->time.mean;
     row->headline = (fp_estimate_t){part->busbw[FP_VAR_OOP], lo, hi};
     row->check = -1;
+    row->traffic_peer = -1; /* what crosses nodes depends on the algorithm: unknown here */
     row->family = part;
 }
 

@@ -8,9 +8,10 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "expect.h"
 
 /* Exit codes shared by every program. */
-enum { FP_EXIT_OK = 0, FP_EXIT_FAIL = 1, FP_EXIT_USAGE = 2 };
+enum { FP_EXIT_OK = 0, FP_EXIT_FAIL = 1, FP_EXIT_USAGE = 2, FP_EXIT_EXPECT = 3 };
 
 typedef enum { FP_MEM_HOST, FP_MEM_PINNED, FP_MEM_CUDA, FP_MEM_MANAGED, FP_MEM_COUNT } fp_mem_kind_t;
 typedef enum { FP_TIMER_WTIME, FP_TIMER_CUDA, FP_TIMER_COUNT } fp_timer_kind_t;
@@ -58,6 +59,10 @@ typedef struct fp_params {
     long root;                 /* -r/--root */
     long timeout_s;            /* --timeout: per-size watchdog, seconds; -1 = auto (plan.c) */
     long startup_timeout_s;    /* --startup-timeout: MPI start-up and set-up; -1 = auto (plan.c) */
+    fp_expect_t expect;        /* --expect: thresholds per size (expect.h) */
+    double line_rate_bps;      /* --line-rate: bits/s; 0 = from the NIC the path evidence found */
+    const char *expect_nic;    /* --expect-nic: NIC that must carry >= 90% of the inter-node payload */
+    int path_evidence;         /* --path-evidence: 1 on (default), 0 off */
     int help, version;
 } fp_params_t;
 
@@ -76,6 +81,11 @@ typedef struct fp_ctx {
     int peer;                 /* the other rank of a pair, -1 for collectives */
     long window;
     MPI_Request *requests;    /* 2 * window, for windowed kernels */
+    /* Validation of windows (pt2pt_run.c): message w of [slot_first, slot_first + slot_count) is
+     * sent from and received into its own slot of `bytes`; NULL in the timed loop, where every
+     * message of a window uses the one wire buffer, as OSU does. */
+    unsigned char *slot_sbuf, *slot_rbuf;
+    long slot_first, slot_count;
     /* The family's own part (collectives: fp_coll_ctx_t in collective.h), set up by its ops. */
     void *family;
 } fp_ctx_t;

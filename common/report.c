@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "escape.h"
+#include "evidence.h"
 #include "provenance.h"
 #include "report_compat.h"
 
@@ -215,7 +216,8 @@ static void text_meta(FILE *out, const fp_meta_t *m)
     if (m->gpu[0])
         fprintf(out, "# gpu: %s\n", m->gpu);
     fprintf(out, "# buffers: %s%s\n", m->buffers, m->staging ? " (staged through pinned host copies)" : "");
-    fprintf(out, "# timer: %s (overhead %.3f us)\n", m->timer, m->timer_overhead_us);
+    fprintf(out, "# timer: %s (overhead %.3f us, resolution %.3f us)\n", m->timer, m->timer_overhead_us,
+            m->timer_resolution_us);
     fprintf(out, "# sample: %s\n", m->sample);
     fprintf(out, "# iterations: %s\n# warm-up: %s\n# batch: %s\n", m->iterations, m->warmup, m->batch);
     if (m->window > 0)
@@ -253,7 +255,7 @@ static void text_header_line(FILE *out, const column_t *const *cols, int field)
     fputc('\n', out);
 }
 
-static void text_header(FILE *out, const column_t *const *cols, int collective)
+static void text_header(FILE *out, const column_t *const *cols, int collective, int verdicts)
 {
     if (collective) {
         for (int field = 0; field < 3; field++)
@@ -263,10 +265,12 @@ static void text_header(FILE *out, const column_t *const *cols, int collective)
     fprintf(out, "%-*s", cols[0]->width, cols[0]->header);
     for (int i = 1; cols[i]; i++)
         fprintf(out, "%*s", cols[i]->width, cols[i]->header);
+    if (verdicts)
+        fp_evidence_text_header(out);
     fputc('\n', out);
 }
 
-static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row, int collective)
+static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row, int collective, int verdicts)
 {
     fprintf(out, collective ? "%*zu" : "%-*zu", cols[0]->width, row->size);
     for (int i = 1; cols[i]; i++) {
@@ -292,7 +296,10 @@ static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row
         else
             fprintf(out, "%*.*f", width, c->precision, v);
     }
+    if (verdicts)
+        fp_evidence_text_cells(out, row->evidence);
     fputc('\n', out);
+    fp_evidence_text_lines(out, row->size, row->evidence);
 }
 
 /* ---- CSV and JSON ---- */
@@ -344,7 +351,8 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
         fputs("null", out);
     fprintf(out, ",\"buffers\":\"%s\",\"staging\":%s,\"timer\":", m->buffers, m->staging ? "true" : "false");
     fp_json_string(out, m->timer);
-    fprintf(out, ",\"timer_overhead_us\":%.6g,\"sample\":", m->timer_overhead_us);
+    fprintf(out, ",\"timer_overhead_us\":%.6g,\"timer_resolution_us\":%.6g,\"sample\":", m->timer_overhead_us,
+            m->timer_resolution_us);
     fp_json_string(out, m->sample);
     fprintf(out, ",\"iterations\":");
     fp_json_string(out, m->iterations);
@@ -369,6 +377,8 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
     fprintf(out, ",\"columns\":[");
     for (int i = 0; cols[i]; i++)
         fprintf(out, "%s\"%s\"", i ? "," : "", cols[i]->key);
+    if (m->evidence_fields)
+        fp_evidence_json_keys(out);
     fprintf(out, "]}\n");
 }
 
@@ -385,13 +395,16 @@ void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_met
     case FP_FORMAT_TEXT:
         text_meta(out, meta);
         if (meta->layout == FP_LAYOUT_FULL)
-            text_header(out, cols, meta->report == FP_REPORT_COLLECTIVE);
+            text_header(out, cols, meta->report == FP_REPORT_COLLECTIVE, meta->verdict_columns);
         else
             fp_compat_header(out, meta);
         break;
-    case FP_FORMAT_CSV:
+    case FP_FORMAT_CSV: /* the header as '#' lines: read_csv(comment='#') and the like skip them */
+        text_meta(out, meta);
         for (int i = 0; cols[i]; i++)
             fprintf(out, "%s%s", i ? "," : "", cols[i]->key);
+        if (meta->evidence_fields)
+            fp_evidence_csv_header(out);
         fputc('\n', out);
         break;
     case FP_FORMAT_JSON: json_meta(out, meta, cols); break;
@@ -414,7 +427,7 @@ void fp_report_row(fp_report_t *r, const fp_row_t *row)
     if (r->format == FP_FORMAT_TEXT && r->meta->layout != FP_LAYOUT_FULL) {
         fp_compat_row(out, r->meta, row);
     } else if (r->format == FP_FORMAT_TEXT) {
-        text_row(out, cols, row, r->meta->report == FP_REPORT_COLLECTIVE);
+        text_row(out, cols, row, r->meta->report == FP_REPORT_COLLECTIVE, r->meta->verdict_columns);
     } else {
         int json = r->format == FP_FORMAT_JSON;
         if (json)
@@ -426,6 +439,8 @@ void fp_report_row(fp_report_t *r, const fp_row_t *row)
                 fputc(',', out);
             value_plain(out, cols[i], row, json);
         }
+        if (r->meta->evidence_fields)
+            (json ? fp_evidence_json : fp_evidence_csv)(out, row->evidence);
         fputs(json ? "}\n" : "\n", out);
     }
     fflush(out);
@@ -445,8 +460,8 @@ void fp_report_end(fp_report_t *r, const char *status, int failures)
             fprintf(r->out, ",\"avg_busbw_gbps\":null,\"wrong\":%ld", r->wrong_total);
         fp_provenance_json_end(r->out, r->meta);
         fputs("}\n", r->out);
-    } else if (r->format == FP_FORMAT_TEXT) {
-        if (collective) { /* nccl-tests' closing lines: scrapers look for them */
+    } else {
+        if (collective && r->format == FP_FORMAT_TEXT) { /* nccl-tests' closing lines: scrapers look for them */
             if (r->meta->validate) /* nccl-tests says "0 OK" unchecked too; fabperf only when checked */
                 fprintf(r->out, "# Out of bounds values : %ld %s\n", r->wrong_total, r->wrong_total ? "FAILED" : "OK");
             if (r->busbw_count)
@@ -455,12 +470,11 @@ void fp_report_end(fp_report_t *r, const char *status, int failures)
                 fprintf(r->out, "# Avg bus bandwidth    : n/a (no data crossed between ranks)\n#\n");
         }
         int complete = strcmp(status, "complete") == 0;
-        if (!complete)
-            fprintf(r->out, "# run %s\n", status);
         fp_provenance_text_end(r->out, r->meta);
         if (r->meta->validate)
             fprintf(r->out, "# validation: %s\n",
                     failures ? "FAILED" : complete ? "all sizes passed" : "the sizes above passed");
+        fprintf(r->out, "# run %s\n", status); /* the end record, last: without it the run was killed */
     }
     fflush(r->out);
 }

@@ -57,11 +57,21 @@ class Checker:
     def check_row(self, row):
         """Row in JSON/CSV schema (numbers already converted)."""
         where = f"size {row.get('size')}"
-        for key in ["p50_us", "min_us", "max_us", "avg_us", "p50_ci_lo_us", "p50_ci_hi_us"]:
+        for key in ["p50_us", "avg_us", "p50_ci_lo_us", "p50_ci_hi_us"]:
             self.finite_positive(f"{where} {key}", row.get(key))
-        if all(isinstance(row.get(k), (int, float)) for k in ["min_us", "p50_us", "max_us", "p50_ci_lo_us", "p50_ci_hi_us"]):
-            if not row["min_us"] <= row["p50_ci_lo_us"] <= row["p50_us"] <= row["p50_ci_hi_us"] <= row["max_us"]:
-                self.fail(f"{where}: min <= ci_lo <= p50 <= ci_hi <= max does not hold: {row}")
+        # The tails are the operations' only at batch 1; batch means have none (None/empty).
+        batch = row.get("batch")
+        for key in ["min_us", "max_us"]:
+            if batch == 1:
+                self.finite_positive(f"{where} {key}", row.get(key))
+            elif batch is not None and row.get(key) is not None:
+                self.fail(f"{where}: {key} {row.get(key)!r} at batch {batch}, expected none")
+        if all(isinstance(row.get(k), (int, float)) for k in ["p50_us", "p50_ci_lo_us", "p50_ci_hi_us"]):
+            if not row["p50_ci_lo_us"] <= row["p50_us"] <= row["p50_ci_hi_us"]:
+                self.fail(f"{where}: ci_lo <= p50 <= ci_hi does not hold: {row}")
+        if all(isinstance(row.get(k), (int, float)) for k in ["min_us", "p50_us", "max_us"]):
+            if not row["min_us"] <= row["p50_us"] <= row["max_us"]:
+                self.fail(f"{where}: min <= p50 <= max does not hold: {row}")
         if self.finite_positive(f"{where} samples", row.get("samples")) and row["samples"] < 1:
             self.fail(f"{where}: no samples")
         if self.args.metric == "bandwidth":
@@ -144,14 +154,21 @@ class Checker:
             self.fail(f"last record is not a complete end: {records[-1]}")
 
     def check_csv(self, lines):
-        reader = csv.DictReader(lines)
+        """Header information as '#' lines before the column names, an end record after the rows."""
+        if not lines or not lines[0].startswith("# fabperf_"):
+            self.fail("CSV does not open with the '# fabperf_<program>' header line")
+        data = [i for i, l in enumerate(lines) if l and not l.startswith("#")]
+        tail = lines[data[-1] + 1:] if data else []
+        if "# run complete" not in tail:
+            self.fail("no '# run complete' end record after the last CSV row")
+        reader = csv.DictReader(l for l in lines if not l.startswith("#"))
         rows = []
         for raw in reader:
             row = {}
             for key, text in raw.items():
                 if text in ("", None):
                     row[key] = None
-                elif key in ("validation", "target_met", "staged", "datatype", "redop"):
+                elif key in ("validation", "target_met", "staged", "datatype", "redop", "verdict", "expect", "path"):
                     row[key] = text
                 else:
                     row[key] = float(text)

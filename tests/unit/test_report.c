@@ -33,6 +33,7 @@ static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
     snprintf(m->buffers, sizeof m->buffers, "H H");
     m->timer = "MPI_Wtime";
     m->timer_overhead_us = 0.025;
+    m->timer_resolution_us = 0.001;
     m->sample = "one sample";
     snprintf(m->iterations, sizeof m->iterations, "fixed: 100 operations per size");
     snprintf(m->warmup, sizeof m->warmup, "10 operations per size");
