@@ -68,6 +68,15 @@ holds() {
 }
 
 # ---- the golden folder as the programs left it ----------------------------------------------
+# The launch logs are test data too (the launch command, the end of a failed launch's log):
+# a *.log ignore rule once kept them out of the repository.
+golden_logs_present() {
+    missing=$(tail -n +2 "$golden/launches.tsv" | cut -f 6 | while read -r file; do
+        [ -s "$golden/${file%.json}.log" ] || echo "${file%.json}.log"
+    done)
+    [ -z "$missing" ] || { echo "  missing: $(echo "$missing" | tr "\n" " ")"; return 1; }
+}
+check "golden folder: a launch log for every launch in launches.tsv" golden_logs_present
 run_report "$golden" -o "$work/golden.html"
 check "golden folder: exit 0, nothing on stderr" sh -c "[ $rc -eq 0 ] && [ ! -s '$work/err' ]"
 check "golden page parses as HTML5, every link resolves, nothing external" \
