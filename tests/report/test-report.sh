@@ -121,8 +121,29 @@ check "between launches: median of 6 launch medians, CI = [lowest, highest] (ord
         and [abs(float(x) / y - 1) < 1e-3 for x, y in zip(rows('c2-sizes')[0]['cells'][2].strip('[]').split(', '), ($2, $3))] == [True, True]"
 check "launches disagree exactly where two launches' own CIs do not overlap" \
     holds "$work/golden.html" "''.join('d' if r['cells'][5] == 'launches disagree' else 'a' for r in rows('c2-sizes')) == '$4'"
-check "fewer than 6 launches: no between-launch CI, said so" \
-    holds "$work/golden.html" 'rows("c5-sizes")[0]["cells"][2] == "n=2: none below 6"'
+check "fewer than 6 launches: the interval is min..max of the launch medians, with its coverage" \
+    holds "$work/golden.html" 'rows("c5-sizes")[0]["cells"][3] == "min..max of 2 launch medians, coverage 50.0%"
+        and rows("c2-sizes")[0]["cells"][3] == "order statistics of 6 launch medians, coverage 96.9%"
+        and rows("c3-sizes")[0]["cells"][3] == "within-launch 95% CI (1 launch)"
+        and sorted(float(x) for x in rows("c5-sizes")[0]["cells"][4].split(" | ")) ==
+            [float(x) for x in rows("c5-sizes")[0]["cells"][2].strip("[]").split(", ")]'
+
+# The page and fabperf-compare say the same thing: every value and interval of its JSON output.
+"$PYTHON3" - "$(dirname "$report")/fabperf-compare" "$golden" >"$work/compare-cells" <<'EOF'
+import importlib.machinery, importlib.util, sys
+loader = importlib.machinery.SourceFileLoader("fabperf_compare", sys.argv[1])
+module = importlib.util.module_from_spec(importlib.util.spec_from_loader("fabperf_compare", loader))
+loader.exec_module(module)
+tables, _ = module.compare([sys.argv[2]])
+f = module.fmt_num
+print(repr([(c, t["program"], module.fmt_size(r["size"]), f(v["value"]), f"[{f(v['ci_lo'])}, {f(v['ci_hi'])}]")
+            for t in tables for r in t["rows"] for c, v in r["values"].items() if v]))
+EOF
+compare_cells=$(cat "$work/compare-cells")
+check "every value and interval on the page is fabperf-compare's (its JSON output for the same folder)" \
+    holds "$work/golden.html" "len($compare_cells) == 13 * 3 + 13 * 2 - 1 and [x for x in $compare_cells
+        if not any(r['cells'][:3] == list(x[2:]) for r in rows({(r['attrs']['data-config'], r['attrs']['data-program']):
+            r['links'][0][1:] for r in rows('summary-all-launches')}[x[:2]] + '-sizes'))] == []"
 check "provenance: MPI library, placement and the launch command" \
     holds "$work/golden.html" '"mpi_library Open MPI v4.1.4" in text and "hosts vm (2 ranks)" in text
         and "mpirun --allow-run-as-root" in text'
