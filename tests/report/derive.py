@@ -4,7 +4,7 @@
   derive.py assumed GOLDEN OUT [NODES]
       GOLDEN plus what the programs do not write yet, in the formats fabperf-report assumes
       (README, "HTML report"): verdict, threshold, line rate, efficiency and path evidence in the
-      tcp bandwidth rows, a preflight file, an all-pairs file with a NODES x NODES matrix (8), and
+      tcp bandwidth rows, an all-pairs file with a NODES x NODES matrix (8), and
       four damaged copies of a real result: cut mid-line, empty, not JSON, and the
       temporary file of a launch killed before it renamed it (no end line).
   derive.py scale GOLDEN OUT CONFIGS NODES
@@ -47,20 +47,6 @@ def add_verdicts(folder):
             r["efficiency"] = r["bw_p50_mbps"] * 8 / 1000 / 100.0
             r["path"] = {"nics": [{"node": "vm", "name": "lo", "share": 1.0}]}
         write_lines(path, records)
-
-
-def preflight(folder):
-    findings = [
-        ("node-a", "link_speed", "pass", "mlx5_0 at 400 Gb/s"),
-        ("node-b", "link_speed", "fail", "mlx5_0 at 100 Gb/s, expected 400 Gb/s"),
-        ("node-b", "gpu_clock", "warn", "GPU 3 clock throttled (power cap)"),
-        ("node-c", "link_speed", "pass", "mlx5_0 at 400 Gb/s"),
-    ]
-    records = [{"type": "meta", "program": "fabperf_preflight", "version": "0.1.0"}]
-    records += [{"type": "finding", "node": n, "check": c, "status": s, "message": m}
-                for n, c, s, m in findings]
-    records.append({"type": "end", "status": "complete"})
-    write_lines(os.path.join(folder, "preflight.json"), records)
 
 
 def pairs_records(nodes):
@@ -107,7 +93,6 @@ def assumed(golden, out, nodes=8):
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(golden, out)
     add_verdicts(out)
-    preflight(out)
     write_lines(os.path.join(out, "pairs.json"), pairs_records(nodes))
     damaged(out)
 

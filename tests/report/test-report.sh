@@ -85,16 +85,17 @@ check "summary: exactly the cut-short and the failed configuration are listed as
     holds "$work/golden.html" '[(r["attrs"]["data-config"], r["attrs"]["data-state"], r["cells"][3:6])
         for r in rows("summary-launches")] == [("tcp-stalled", "partial", ["0", "1", "0"]),
         ("bad-btl", "failed", ["0", "0", "1"])]'
-check "summary: all 6 configurations, 14 launches, none dropped" \
-    holds "$work/golden.html" 'len(rows("summary-all-launches")) == 6 and
-        sum(int(r["cells"][2]) for r in rows("summary-all-launches")) == 14 and
-        len([i for i in ids if __import__("re").fullmatch(r"c[0-9]+-l[0-9]+", i)]) == 14'
+check "summary: all 7 configurations, 15 launches, none dropped" \
+    holds "$work/golden.html" 'len(rows("summary-all-launches")) == 7 and
+        sum(int(r["cells"][2]) for r in rows("summary-all-launches")) == 15 and
+        len([i for i in ids if __import__("re").fullmatch(r"c[0-9]+-l[0-9]+", i)]) == 15'
 check "cut-short launch: its state, the end line's reason, rows up to 2K kept" \
     holds "$work/golden.html" 'any(r["cells"][2] == "cut short" and "timed out after 1 s at size 4096 B" in r["cells"][5]
-        for t in ("c3-launches",) for r in rows(t)) and [r["cells"][0] for r in rows("c3-sizes")][-1] == "2K"'
+        for t in ("c4-launches",) for r in rows(t)) and [r["cells"][0] for r in rows("c4-sizes")][-1] == "2K"'
 check "failed launch: no result file, the launcher's exit status and the end of its log" \
-    holds "$work/golden.html" '[(r["cells"][2], r["cells"][3], r["cells"][5]) for r in rows("c6-launches")] ==
-        [("failed", "1", "no result file (launcher exit 1)")] and "mpi_init:startup:internal-failure" in rows("c6-launches")[0]["cells"][6]'
+    holds "$work/golden.html" '[(r["cells"][2], r["cells"][3], r["cells"][5]) for r in rows("c7-launches")] ==
+        [("failed", "1", "no result file (launcher exit 1)")] and "mpi_errors_are_fatal" in rows("c7-launches")[0]["cells"][6].lower()
+        and rows("c7-launches")[0]["cells"][6].endswith(" ".join(open("'"$golden/bad-btl.1.fabperf_latency.log"'").read().split("\n")[-2].split()))'
 
 # The between-launch interval of shm latency at 1 B, from the six files themselves.
 expected=$("$PYTHON3" - "$golden" <<'EOF'
@@ -116,45 +117,61 @@ EOF
 # shellcheck disable=SC2086 # three numbers and the agreement per size (a or d)
 set -- $expected
 check "between launches: median of 6 launch medians, CI = [lowest, highest] (order statistics)" \
-    holds "$work/golden.html" "[(float(r['cells'][1]), r['cells'][2]) for r in rows('c2-sizes') if r['cells'][0] == '1'][0]
-        and abs(float(rows('c2-sizes')[0]['cells'][1]) / $1 - 1) < 1e-3
-        and [abs(float(x) / y - 1) < 1e-3 for x, y in zip(rows('c2-sizes')[0]['cells'][2].strip('[]').split(', '), ($2, $3))] == [True, True]"
+    holds "$work/golden.html" "[(float(r['cells'][1]), r['cells'][2]) for r in rows('c3-sizes') if r['cells'][0] == '1'][0]
+        and abs(float(rows('c3-sizes')[0]['cells'][1]) / $1 - 1) < 1e-3
+        and [abs(float(x) / y - 1) < 1e-3 for x, y in zip(rows('c3-sizes')[0]['cells'][2].strip('[]').split(', '), ($2, $3))] == [True, True]"
 check "launches disagree exactly where two launches' own CIs do not overlap" \
-    holds "$work/golden.html" "''.join('d' if r['cells'][5] == 'launches disagree' else 'a' for r in rows('c2-sizes')) == '$4'"
+    holds "$work/golden.html" "''.join('d' if r['cells'][5] == 'launches disagree' else 'a' for r in rows('c3-sizes')) == '$4'"
 check "fewer than 6 launches: the interval is min..max of the launch medians, with its coverage" \
-    holds "$work/golden.html" 'rows("c5-sizes")[0]["cells"][3] == "min..max of 2 launch medians, coverage 50.0%"
-        and rows("c2-sizes")[0]["cells"][3] == "order statistics of 6 launch medians, coverage 96.9%"
-        and rows("c3-sizes")[0]["cells"][3] == "within-launch 95% CI (1 launch)"
-        and sorted(float(x) for x in rows("c5-sizes")[0]["cells"][4].split(" | ")) ==
-            [float(x) for x in rows("c5-sizes")[0]["cells"][2].strip("[]").split(", ")]'
+    holds "$work/golden.html" 'rows("c6-sizes")[0]["cells"][3] == "min..max of 2 launch medians, coverage 50.0%"
+        and rows("c3-sizes")[0]["cells"][3] == "order statistics of 6 launch medians, coverage 96.9%"
+        and rows("c4-sizes")[0]["cells"][3] == "within-launch 95% CI (1 launch)"
+        and sorted(float(x) for x in rows("c6-sizes")[0]["cells"][4].split(" | ")) ==
+            [float(x) for x in rows("c6-sizes")[0]["cells"][2].strip("[]").split(", ")]'
 
 # The page and fabperf-compare say the same thing: every value and interval of its JSON output.
-"$PYTHON3" - "$(dirname "$report")/fabperf-compare" "$golden" >"$work/compare-cells" <<'EOF'
+"$PYTHON3" - "$(dirname "$report")/fabperf-compare" "$golden"/*.*.fabperf_*.json >"$work/compare-cells" <<'EOF'
 import importlib.machinery, importlib.util, sys
 loader = importlib.machinery.SourceFileLoader("fabperf_compare", sys.argv[1])
 module = importlib.util.module_from_spec(importlib.util.spec_from_loader("fabperf_compare", loader))
 loader.exec_module(module)
-tables, _ = module.compare([sys.argv[2]])
+tables, _ = module.compare(sys.argv[2:])
 f = module.fmt_num
 print(repr([(c, t["program"], module.fmt_size(r["size"]), f(v["value"]), f"[{f(v['ci_lo'])}, {f(v['ci_hi'])}]")
             for t in tables for r in t["rows"] for c, v in r["values"].items() if v]))
 EOF
 compare_cells=$(cat "$work/compare-cells")
 check "every value and interval on the page is fabperf-compare's (its JSON output for the same folder)" \
-    holds "$work/golden.html" "len($compare_cells) == 13 * 3 + 13 * 2 - 1 and [x for x in $compare_cells
+    holds "$work/golden.html" "len($compare_cells) == 13 * 3 + 13 * 2 - 1 + 7 and [x for x in $compare_cells
         if not any(r['cells'][:3] == list(x[2:]) for r in rows({(r['attrs']['data-config'], r['attrs']['data-program']):
             r['links'][0][1:] for r in rows('summary-all-launches')}[x[:2]] + '-sizes'))] == []"
 check "provenance: MPI library, placement and the launch command" \
     holds "$work/golden.html" '"mpi_library Open MPI v4.1.4" in text and "hosts vm (2 ranks)" in text
         and "mpirun --allow-run-as-root" in text'
 
+check "provenance: the placement of every rank as the meta line has it, and where each ended" \
+    holds "$work/golden.html" "[r['cells'] for r in rows('c3-placement')] == $("$PYTHON3" -c '
+import json, sys
+lines = [json.loads(x) for x in open(sys.argv[1])]
+end = {e["rank"]: e for e in lines[-1]["placement_end"]}
+print([[str(p["rank"]), p["host"], p["cpus"], str(p["cpu_start"]), str(p["numa_start"]),
+        str(end[p["rank"]]["cpu_end"]), str(end[p["rank"]]["numa_end"]), "none", p["nic"]] for p in lines[0]["placement"]])' \
+    "$golden/shm.1.fabperf_latency.json") and [r['cells'][5:7] for r in rows('c4-placement')] == [['-', '-']] * 2"
+check "provenance: a variable set differently on the ranks of a launch is named with its ranks" \
+    holds "$work/golden.html" '"mixed-env.1.fabperf_latency.json: UCX_TLS: UCX_TLS=tcp on ranks 0; UCX_TLS=sm on ranks 1" in text
+        and "c1-env-differs" in ids and "c3-env-differs" not in ids'
+
 run_report "$golden"
 check "no -o: the same page on standard output" cmp -s "$work/out" "$work/golden.html"
 run_report --title "fabric acceptance" "$golden" -o "$work/title.html"
-check "6 configurations: the table of all is open" grep -q '<details open><summary>All 6 configurations' "$work/golden.html"
+check "7 configurations: the table of all is open" grep -q '<details open><summary>All 7 configurations' "$work/golden.html"
 cp -r "$golden" "$work/differ"
 sed -i 's/"mpi_library":"Open MPI v4.1.4/"mpi_library":"Open MPI v9/' "$work/differ/shm.2.fabperf_bw.json"
+sed -i 's/"placement":\[{"rank":0,"host":"vm"/"placement":[{"rank":0,"host":"other"/' "$work/differ/shm.2.fabperf_latency.json"
 run_report "$work/differ" -o "$work/differ.html"
+check "provenance: a launch whose rank ran on another host is named with that rank" \
+    holds "$work/differ.html" '"shm.2.fabperf_latency.json: ranks 0 on another host, CPU set, GPU or NIC" in text
+        and "c2-placement-differs" not in ids'
 check "provenance: a meta field that differs between launches is marked" \
     holds "$work/differ.html" '"(differs in shm.2.fabperf_bw.json)" in text'
 check "--title sets the title" holds "$work/title.html" 'text.startswith("fabric acceptance fabric acceptance Run folder")'
@@ -173,11 +190,17 @@ check "verdicts: size 1 fails, size 2 is inconclusive, 11 pass; thresholds shown
         and rows("summary-verdicts")[0]["cells"][4] == "bw_p50_mbps >= 1000000000000 MB/s"
         and rows("summary-verdicts")[0]["links"][1] in ["#" + i for i in ids]'
 check "path evidence: the NIC that carried each size" \
-    holds "$work/assumed.html" 'all(r["cells"][10] == "vm:lo 100%; vm:lo 100%" for r in rows("c4-sizes"))'
-check "preflight: node-b fails with 2 findings, listed first, each linked to its row" \
+    holds "$work/assumed.html" 'all(r["cells"][10] == "vm:lo 100%; vm:lo 100%" for r in rows("c5-sizes"))'
+check "preflight: nodeE and nodeF fail (6 and 3 findings), listed first, each finding linked to its row" \
     holds "$work/assumed.html" '[(r["attrs"]["data-node"], r["attrs"]["data-status"], r["cells"][2])
-        for r in rows("summary-preflight")] == [("node-b", "fail", "2"), ("node-a", "pass", "0"), ("node-c", "pass", "0")]
-        and rows("summary-preflight")[0]["links"] == ["#node-node-b", "#pf-1", "#pf-2"]'
+        for r in rows("summary-pf1")] == [("nodeE", "fail", "6"), ("nodeF", "fail", "3"), ("nodeA", "pass", "0")]
+        and sorted(l for r in rows("summary-pf1") for l in r["links"][1:]) == sorted("#pf1-f%d" % k for k in range(1, 10))
+        and [r["cells"][1] for r in rows("pf1-node-nodeF-findings")] == ["warn", "fail", "warn"]
+        and "preflight-testnodes.json: 3 nodes, fail: 6 failures, 3 warnings." in text'
+check "preflight: this machine passes; the facts that differ between nodes name the nodes of each value" \
+    holds "$work/assumed.html" '[(r["attrs"]["data-node"], r["attrs"]["data-status"]) for r in rows("summary-pf2")] == [("vm", "pass")]
+        and ["mlx5_1:1", "state", "differs", "DOWN on nodeE; ACTIVE on nodeA, nodeF"] in [r["cells"] for r in rows("pf1-facts")]
+        and len(rows("pf1-facts")) == '"$(grep -c '"type":"fact"' "$golden/preflight-testnodes.json")"
 check "all pairs: slow node n002, slow link n000-n003, slow rail, linked to the cells behind them" \
     holds "$work/assumed.html" '[(r["attrs"]["data-kind"], r["attrs"]["data-where"]) for r in rows("summary-pairs")]
         == [("slow_node", "n002"), ("slow_link", "n000, n003"), ("slow_rail", "rail mlx5_1")]
@@ -185,13 +208,13 @@ check "all pairs: slow node n002, slow link n000-n003, slow rail, linked to the 
         and [(r["cells"], r["links"]) for r in rows("p1-f2-rows")] == [(["n000 → n003", "3000"], ["#p1-m1-m-0-3"]),
         (["n003 → n000", "3000"], ["#p1-m1-m-3-0"])] and len(rows("p1-f1-rows")) == 2 * 99'
 check "damaged files: cut mid-line and a killed launch's FILE.tmp.PID are cut short, empty and not-JSON are failed" \
-    holds "$work/assumed.html" '[(r["cells"][0], r["cells"][2]) for r in rows("c5-launches")] ==
+    holds "$work/assumed.html" '[(r["cells"][0], r["cells"][2]) for r in rows("c6-launches")] ==
         [("tcp.1.fabperf_latency.json", "ok"), ("tcp.2.fabperf_latency.json", "ok"),
          ("tcp.3.fabperf_latency.json", "cut short"), ("tcp.4.fabperf_latency.json", "failed"),
          ("tcp.5.fabperf_latency.json", "failed"), ("tcp.6.fabperf_latency.json.tmp.4242", "cut short")]
-        and "last line is cut short" in rows("c5-launches")[2]["cells"][5]
-        and "line 1 is not JSON" in rows("c5-launches")[4]["cells"][5]
-        and "killed before it renamed this file to tcp.6.fabperf_latency.json" in rows("c5-launches")[5]["cells"][5]'
+        and "last line is cut short" in rows("c6-launches")[2]["cells"][5]
+        and "line 1 is not JSON" in rows("c6-launches")[4]["cells"][5]
+        and "killed before it renamed this file to tcp.6.fabperf_latency.json" in rows("c6-launches")[5]["cells"][5]'
 
 "$PYTHON3" "$tests/report/derive.py" assumed "$golden" "$work/small" 8
 run_report "$work/small" -o "$work/small.html"
@@ -200,10 +223,10 @@ check "8-node matrix: SVG cells with their values, no image" \
         and "n000 → n003: 3000 MB/s" in text'
 "$PYTHON3" -c 'import json, sys
 records = [json.loads(line) for line in open(sys.argv[1])]
-json.dump(records, open(sys.argv[1], "w"))' "$work/small/preflight.json"
+json.dump(records, open(sys.argv[1], "w"))' "$work/small/preflight-testnodes.json"
 run_report "$work/small" -o "$work/array.html"
 check "preflight as one JSON document (an array): the same rows" \
-    holds "$work/array.html" '[r["attrs"]["data-node"] for r in rows("summary-preflight")] == ["node-b", "node-a", "node-c"]'
+    holds "$work/array.html" '[r["attrs"]["data-node"] for r in rows("summary-pf1")] == ["nodeE", "nodeF", "nodeA"]'
 
 "$PYTHON3" "$tests/report/derive.py" scale "$golden" "$work/scale" 80 70
 run_report "$work/scale" -o "$work/scale.html"
