@@ -168,7 +168,16 @@ check "7 configurations: the table of all is open" grep -q '<details open><summa
 cp -r "$golden" "$work/differ"
 sed -i 's/"mpi_library":"Open MPI v4.1.4/"mpi_library":"Open MPI v9/' "$work/differ/shm.2.fabperf_bw.json"
 sed -i 's/"placement":\[{"rank":0,"host":"vm"/"placement":[{"rank":0,"host":"other"/' "$work/differ/shm.2.fabperf_latency.json"
+"$PYTHON3" -c 'import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+meta = json.loads(lines[0])
+meta["placement"] = [dict(meta["placement"][0], rank=k) for k in range(100)]
+open(sys.argv[1], "w").write("\n".join([json.dumps(meta)] + lines[1:]) + "\n")' "$work/differ/tcp.1.fabperf_bw.json"
 run_report "$work/differ" -o "$work/differ.html"
+check "placement of 100 ranks: the first 64 listed, the rest said to be in the meta line" \
+    holds "$work/differ.html" '[r["cells"][0] for r in rows("c5-placement")] == [str(k) for k in range(64)]
+        and "36 more ranks are in the meta line of tcp.1.fabperf_bw.json." in text
+        and "tcp.2.fabperf_bw.json: 2 ranks, not 100" in text'
 check "provenance: a launch whose rank ran on another host is named with that rank" \
     holds "$work/differ.html" '"shm.2.fabperf_latency.json: ranks 0 on another host, CPU set, GPU or NIC" in text
         and "c2-placement-differs" not in ids'
@@ -262,7 +271,8 @@ env FABPERF_COMPARE="$work/no-such-compare" "$PYTHON3" "$report" "$golden" >"$wo
 check "fabperf-compare missing: exit 2, one line naming it" one_error_line "cannot load fabperf-compare from .*no-such-compare"
 run_report --help
 check "--help: what is read and the exit status" \
-    sh -c "grep -q launches.tsv '$work/out' && grep -q skipped.txt '$work/out' && grep -q 'exit status' '$work/out'"
+    sh -c "grep -q launches.tsv '$work/out' && grep -q skipped.txt '$work/out' && grep -q 'exit status' '$work/out' \
+        && grep -q 'computed by fabperf-compare (min..max below 6 launches' '$work/out'"
 
 echo "1..$checks"
 [ "$failures" -eq 0 ]
