@@ -199,7 +199,7 @@ check "verdicts: size 1 fails, size 2 is inconclusive, 11 pass; thresholds shown
         and rows("summary-verdicts")[0]["cells"][4] == "bw_p50_mbps >= 1000000000000 MB/s"
         and rows("summary-verdicts")[0]["links"][1] in ["#" + i for i in ids]'
 check "path evidence: the NIC that carried each size" \
-    holds "$work/assumed.html" 'all(r["cells"][10] == "vm:lo 100%; vm:lo 100%" for r in rows("c5-sizes"))'
+    holds "$work/assumed.html" 'all(r["cells"][10] == "vm:lo 100%; vm:lo 100%" for r in rows(config("tcp", "fabperf_bw") + "-sizes"))'
 check "preflight: nodeE and nodeF fail (6 and 3 findings), listed first, each finding linked to its row" \
     holds "$work/assumed.html" '[(r["attrs"]["data-node"], r["attrs"]["data-status"], r["cells"][2])
         for r in rows("summary-pf1")] == [("nodeE", "fail", "6"), ("nodeF", "fail", "3"), ("nodeA", "pass", "0")]
@@ -210,20 +210,27 @@ check "preflight: this machine passes; the facts that differ between nodes name 
     holds "$work/assumed.html" '[(r["attrs"]["data-node"], r["attrs"]["data-status"]) for r in rows("summary-pf2")] == [("vm", "pass")]
         and ["mlx5_1:1", "state", "differs", "DOWN on nodeE; ACTIVE on nodeA, nodeF"] in [r["cells"] for r in rows("pf1-facts")]
         and len(rows("pf1-facts")) == '"$(grep -c '"type":"fact"' "$golden/preflight-testnodes.json")"
-check "all pairs: slow node n002, slow link n000-n003, slow rail, linked to the cells behind them" \
-    holds "$work/assumed.html" '[(r["attrs"]["data-kind"], r["attrs"]["data-where"]) for r in rows("summary-pairs")]
-        == [("slow_node", "n002"), ("slow_link", "n000, n003"), ("slow_rail", "rail mlx5_1")]
-        and [r["cells"] for r in rows("p1-f3-rows")] == [["n000 → n001", "10003"]]
+check "all pairs: slow node n002 and link n000 <-> n003 stand, n005 cleared last; linked to the cells behind them" \
+    holds "$work/assumed.html" '[(r["attrs"]["data-kind"], r["attrs"]["data-where"], r["cells"][2], r["cells"][5])
+            for r in rows("summary-pairs")] == [("slow_node", "n002", "1M", "stands"),
+            ("slow_link", "n000 <-> n003", "1M", "found"), ("slow_node", "n005", "1M", "cleared")]
         and [(r["cells"], r["links"]) for r in rows("p1-f2-rows")] == [(["n000 → n003", "3000"], ["#p1-m1-m-0-3"]),
-        (["n003 → n000", "3000"], ["#p1-m1-m-3-0"])] and len(rows("p1-f1-rows")) == 2 * 99'
+            (["n003 → n000", "3000"], ["#p1-m1-m-3-0"])]
+        and len(rows("p1-f1-rows")) == 2 * 99 and "#p1-m1-m-99-2" in rows("p1-f1-rows")[-1]["links"]
+        and [r["cells"][0] for r in rows("p1-f3-rows")][:2] == ["n005 → n000", "n005 → n001"] and len(rows("p1-f3-rows")) == 99'
+check "all pairs: a cell that failed a threshold, linked to its cell; the sweep's row is a configuration" \
+    holds "$work/assumed.html" '[(r["cells"], r["links"]) for r in rows("p1-thresholds")] ==
+            [(["n000 → n001", "1M", "bw>=9000", "fail", "3000", "[2990, 3010]"], ["#p1-m1-m-0-1"])]
+        and "1 cells failed an --expect threshold" in text
+        and [r["cells"][:2] for r in rows(config("allpairs", "fabperf_allpairs") + "-sizes")] == [["1M", "10000"]]'
 check "damaged files: cut mid-line and a killed launch's FILE.tmp.PID are cut short, empty and not-JSON are failed" \
-    holds "$work/assumed.html" '[(r["cells"][0], r["cells"][2]) for r in rows("c6-launches")] ==
+    holds "$work/assumed.html" '[(r["cells"][0], r["cells"][2]) for r in rows(config("tcp", "fabperf_latency") + "-launches")] ==
         [("tcp.1.fabperf_latency.json", "ok"), ("tcp.2.fabperf_latency.json", "ok"),
          ("tcp.3.fabperf_latency.json", "cut short"), ("tcp.4.fabperf_latency.json", "failed"),
          ("tcp.5.fabperf_latency.json", "failed"), ("tcp.6.fabperf_latency.json.tmp.4242", "cut short")]
-        and "last line is cut short" in rows("c6-launches")[2]["cells"][5]
-        and "line 1 is not JSON" in rows("c6-launches")[4]["cells"][5]
-        and "killed before it renamed this file to tcp.6.fabperf_latency.json" in rows("c6-launches")[5]["cells"][5]'
+        and "last line is cut short" in rows(config("tcp", "fabperf_latency") + "-launches")[2]["cells"][5]
+        and "line 1 is not JSON" in rows(config("tcp", "fabperf_latency") + "-launches")[4]["cells"][5]
+        and "killed before it renamed this file to tcp.6.fabperf_latency.json" in rows(config("tcp", "fabperf_latency") + "-launches")[5]["cells"][5]'
 
 "$PYTHON3" "$tests/report/derive.py" assumed "$golden" "$work/small" 8
 run_report "$work/small" -o "$work/small.html"
@@ -239,20 +246,20 @@ check "preflight as one JSON document (an array): the same rows" \
 
 "$PYTHON3" "$tests/report/derive.py" scale "$golden" "$work/scale" 80 70
 run_report "$work/scale" -o "$work/scale.html"
-check "80 configurations: 4 plots of 8 per program, the rest said to be in the tables" \
-    holds "$work/scale.html" 'svgs == 2 * 4 + 1 and "fabperf_bw: 8 more configurations are not plotted" in text
+check "80 configurations and the all-pairs sweep: 4 plots of 8 per program, the rest said to be in the tables" \
+    holds "$work/scale.html" 'svgs == 2 * 4 + 1 + 1 and "fabperf_bw: 8 more configurations are not plotted" in text
         and "fabperf_latency: 8 more configurations are not plotted" in text'
-check "80 configurations: the table of all of them is collapsed, none is listed as not ok" \
-    holds "$work/scale.html" '"All 240 launches of 80 configurations ended ok." in text and len(rows("summary-all-launches")) == 80'
+check "81 configurations: the table of all of them is collapsed, none is listed as not ok" \
+    holds "$work/scale.html" '"All 241 launches of 81 configurations ended ok." in text and len(rows("summary-all-launches")) == 81'
 check "1040 verdicts: only the one that did not pass is listed in the summary" \
     holds "$work/scale.html" '[(r["cells"][0], r["cells"][2]) for r in rows("summary-verdicts")] == [("cfg0079", "64")]
         and "1039 of 1040 verdicts are pass" in text'
 check "the configuration with a failing size is plotted first, though last of 40" \
     holds "$work/scale.html" '"cfg0079" in [t for t in svg_texts if "fabperf_latency" in t][0]'
 check "70-node matrix: an embedded PNG" holds "$work/scale.html" 'len(images) == 1'
-"$PYTHON3" -c 'import sys; sys.exit(0 if "<details><summary>All 80 configurations" in open(sys.argv[1]).read() else 1)' \
+"$PYTHON3" -c 'import sys; sys.exit(0 if "<details><summary>All 81 configurations" in open(sys.argv[1]).read() else 1)' \
     "$work/scale.html"
-check "80 configurations: the table of all is closed (<details> without open)" [ $? -eq 0 ]
+check "81 configurations: the table of all is closed (<details> without open)" [ $? -eq 0 ]
 
 # ---- bad usage ------------------------------------------------------------------------------
 run_report "$work/no-such-folder"
