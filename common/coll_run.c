@@ -12,49 +12,52 @@
 
 /* ---- one call of each collective, and the one batch loop ---- */
 
-static int call_allreduce(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+static int call_allreduce(fp_ctx_t *ctx, const fp_coll_ctx_t *c, const void *send, void *recv)
 {
-    return c->ops->allreduce(ctx, c->send, c->recv, c->count);
+    return c->ops->allreduce(ctx, send, recv, c->count);
 }
 
-static int call_allgather(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+static int call_allgather(fp_ctx_t *ctx, const fp_coll_ctx_t *c, const void *send, void *recv)
 {
-    return c->ops->allgather(ctx, c->send, c->recv, c->count);
+    return c->ops->allgather(ctx, send, recv, c->count);
 }
 
-static int call_reduce_scatter(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+static int call_reduce_scatter(fp_ctx_t *ctx, const fp_coll_ctx_t *c, const void *send, void *recv)
 {
-    return c->ops->reduce_scatter(ctx, c->send, c->recv, c->count);
+    return c->ops->reduce_scatter(ctx, send, recv, c->count);
 }
 
-static int call_bcast(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+static int call_bcast(fp_ctx_t *ctx, const fp_coll_ctx_t *c, const void *send, void *recv)
 {
-    return c->ops->bcast(ctx, c->send, c->recv, c->count, c->root);
+    return c->ops->bcast(ctx, send, recv, c->count, c->root);
 }
 
-static int call_reduce(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+static int call_reduce(fp_ctx_t *ctx, const fp_coll_ctx_t *c, const void *send, void *recv)
 {
-    return c->ops->reduce(ctx, c->send, c->recv, c->count, c->root);
+    return c->ops->reduce(ctx, send, recv, c->count, c->root);
 }
 
-static int call_alltoall(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+static int call_alltoall(fp_ctx_t *ctx, const fp_coll_ctx_t *c, const void *send, void *recv)
 {
-    return c->ops->alltoall(ctx, c->send, c->recv, c->count);
+    return c->ops->alltoall(ctx, send, recv, c->count);
 }
 
-static int (*const calls[FP_COLL_KIND_COUNT])(fp_ctx_t *, const fp_coll_ctx_t *) = {
+static int (*const calls[FP_COLL_KIND_COUNT])(fp_ctx_t *, const fp_coll_ctx_t *, const void *, void *) = {
     [FP_COLL_ALLREDUCE] = call_allreduce, [FP_COLL_ALLGATHER] = call_allgather,
     [FP_COLL_REDUCE_SCATTER] = call_reduce_scatter, [FP_COLL_BCAST] = call_bcast,
     [FP_COLL_REDUCE] = call_reduce, [FP_COLL_ALLTOALL] = call_alltoall,
 };
 
-/* The timed region: `batch` calls, pipelined as nccl-tests does; the sampler completes them. */
+/* The timed region: `batch` calls enqueued back to back (as nccl-tests does), each on the next
+ * slice of the buffers when they rotate; the sampler completes them. */
 static int coll_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
 {
-    const fp_coll_ctx_t *c = fp_coll_ctx(ctx);
+    fp_coll_ctx_t *c = fp_coll_ctx(ctx);
     (void)bytes;
-    for (long i = 0; i < batch; i++)
-        FP_CHECK(c->call(ctx, c));
+    for (long i = 0; i < batch; i++) {
+        size_t offset = c->calls++ % c->steps * c->stride;
+        FP_CHECK(c->call(ctx, c, (const char *)c->send + offset, (char *)c->recv + offset));
+    }
     return FP_OK;
 }
 
@@ -120,6 +123,7 @@ static void describe(fp_run_t *run)
     m->root = run->bench->uses & FP_USES_ROOT ? (int)p->root : -1;
     m->busbw_formula = fp_busbw_formula(run->bench->coll->busbw);
     m->busbw_factor = fp_busbw_factor(run->bench->coll->busbw, run->ctx.nranks);
+    m->rotate = p->rotate;
 }
 
 static int coll_open(fp_run_t *run)
@@ -128,7 +132,7 @@ static int coll_open(fp_run_t *run)
     FP_CHECK(c->ops->init(&run->ctx, run->meta.backend, sizeof run->meta.backend));
     run->sampler = (fp_sampler_t){
         .kernel = coll_kernel, .sync = c->ops->sync, .complete = c->ops->complete,
-        .reduce = fp_samples_max_over_ranks,
+        .reduce = fp_samples_max_over_ranks, .samplings = FP_VAR_COUNT,
     };
     describe(run);
     return FP_OK;
@@ -167,6 +171,10 @@ static void set_variant(fp_run_t *run, const fp_coll_layout_t *l, fp_variant_t v
     c->count = l->param_count;
     c->send = c->in_place ? (char *)ctx->rbuf + rank * l->send_ip_offset * size : ctx->sbuf;
     c->recv = c->in_place ? (char *)ctx->rbuf + rank * l->recv_ip_offset * size : ctx->rbuf;
+    /* Every rank's slice of a call lies within the extent: send and receive, in place or not. */
+    c->stride = (l->send_count > l->recv_count ? l->send_count : l->recv_count) * size;
+    c->steps = fp_coll_rotation_steps(c->stride, ctx->max_bytes, run->params.rotate);
+    c->calls = 0;
 }
 
 /* ---- measurement ---- */
@@ -183,23 +191,30 @@ static int measure_variant(fp_run_t *run, size_t bytes, fp_variant_t v, long bat
     for (size_t i = 0; i < n; i++)
         run->samples[i] *= 1e6 / (double)batch;
     fp_stats_compute(run->samples, n, &part->var[v]);
+    fp_stats_resolve(&part->var[v], run->timer_resolution_s * 1e6 / (double)batch);
+    fp_stats_batch_means(&part->var[v], batch);
     part->var_batch[v] = batch;
-    part->algbw[v] = fp_algbw_gbps(bytes, part->var[v].p50);
-    part->busbw[v] = part->algbw[v] * fp_busbw_factor(run->bench->coll->busbw, run->ctx.nranks);
+    fp_coll_rates(run->bench->coll->busbw, run->ctx.nranks, v == FP_VAR_IP, bytes, part->var[v].p50,
+                  &part->algbw[v], &part->busbw[v]);
     return FP_OK;
 }
 
 static void row_common(const fp_run_t *run, size_t bytes, const fp_coll_row_t *part, fp_row_t *row)
 {
     const fp_stats_t *oop = &part->var[FP_VAR_OOP];
-    double factor = fp_busbw_factor(run->bench->coll->busbw, run->ctx.nranks);
+    fp_busbw_t kind = run->bench->coll->busbw;
+    double unused, lo = NAN, hi = NAN;
+    if (oop->has_ci) { /* the slowest time bounds the lowest busbw */
+        fp_coll_rates(kind, run->ctx.nranks, 0, bytes, oop->p50_hi, &unused, &lo);
+        fp_coll_rates(kind, run->ctx.nranks, 0, bytes, oop->p50_lo, &unused, &hi);
+    }
     row->size = bytes;
     row->time = *oop;
     row->batch = part->var_batch[FP_VAR_OOP];
     row->osu = row->time.mean;
-    row->headline = (fp_estimate_t){part->busbw[FP_VAR_OOP], fp_algbw_gbps(bytes, oop->p50_hi) * factor,
-                                    fp_algbw_gbps(bytes, oop->p50_lo) * factor};
+    row->headline = (fp_estimate_t){part->busbw[FP_VAR_OOP], lo, hi};
     row->check = -1;
+    row->traffic_peer = -1; /* what crosses nodes depends on the algorithm: unknown here */
     row->family = part;
 }
 
@@ -212,6 +227,8 @@ static int coll_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
     memset(row, 0, sizeof *row);
     memset(part, 0, sizeof *part);
     row->target_met = -1;
+    if (!p->adaptive) /* enough samples for the median's interval to mean something */
+        run->plan.max_batch = fp_coll_batch_limit(run->plan.iterations);
     for (int v = 0; v < FP_VAR_COUNT; v++) {
         long batch = v == FP_VAR_ISO ? 1 : v == FP_VAR_IP ? part->var_batch[FP_VAR_OOP] : 0;
         int met;
@@ -224,7 +241,7 @@ static int coll_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
         if (v != FP_VAR_ISO && met >= 0)
             row->target_met = row->target_met < 0 ? met : row->target_met && met;
     }
-    part->count = l.count;
+    part->count = l.param_count;
     part->type = fp_types[p->datatype].name;
     part->redop = run->bench->uses & FP_USES_OP ? fp_op_names[p->op] : "none";
     part->root = run->bench->uses & FP_USES_ROOT ? (int)p->root : -1;
@@ -260,7 +277,8 @@ static int check_variant(fp_run_t *run, size_t bytes, fp_coll_check_t *check, fp
 
     set_variant(run, l, v);
     check->in_place = v == FP_VAR_IP;
-    memset(host, 0, extent);
+    /* What the library never writes keeps a value no correct result has. */
+    fp_type_fill_unwritten(type, host, extent / size);
     FP_CHECK(ctx->mem->from_host(ctx->rbuf, host, extent));
     for (size_t i = 0; i < l->send_count; i++)
         fp_type_store(type, host, i, fp_coll_input(check, ctx->rank, i));

@@ -90,6 +90,8 @@ static float half_to(uint16_t h)
     float f;
     if (exponent == 0 && mantissa != 0) /* subnormal: never written by us, decoded anyway */
         return (h & 0x8000 ? -1.0f : 1.0f) * ldexpf((float)mantissa, -24);
+    if (exponent == 0x1f) /* infinity and NaN (the value of an element never written) */
+        return mantissa ? NAN : (h & 0x8000 ? -INFINITY : INFINITY);
     memcpy(&f, &x, sizeof f);
     return f;
 }

@@ -97,7 +97,10 @@ typedef struct fp_coll_ctx {
     void *recv;         /* where it writes */
     size_t count;       /* elements per call as the library takes it */
     int root;           /* rooted collectives: -r */
-    int (*call)(fp_ctx_t *ctx, const struct fp_coll_ctx *c); /* one call of this collective */
+    /* Rotation: call k uses send + o and recv + o, o = (k mod steps) x stride bytes. */
+    size_t steps, stride, calls;
+    /* One call of this collective on these buffers. */
+    int (*call)(fp_ctx_t *ctx, const struct fp_coll_ctx *c, const void *send, void *recv);
 } fp_coll_ctx_t;
 
 static inline fp_coll_ctx_t *fp_coll_ctx(const fp_ctx_t *ctx)
@@ -108,7 +111,7 @@ static inline fp_coll_ctx_t *fp_coll_ctx(const fp_ctx_t *ctx)
 /* The collectives' part of a row (row->family): per variant (fp_variant_t); the row's common
  * time and batch are the out-of-place ones. */
 typedef struct fp_coll_row {
-    size_t count;        /* elements, as nccl-tests prints them */
+    size_t count;        /* elements per rank's call, as nccl-tests prints them */
     const char *type, *redop; /* "float", "sum" ("none" without reduction) */
     int root;            /* -1 when not rooted */
     fp_stats_t var[FP_VAR_COUNT];
@@ -142,6 +145,29 @@ double fp_coll_input(const fp_coll_check_t *check, int rank, size_t i);
 /* Writes / reads one element of a typed buffer. */
 void fp_type_store(fp_type_t type, void *buffer, size_t i, double value);
 double fp_type_load(fp_type_t type, const void *buffer, size_t i);
+
+/* ---- decisions (coll_rules.c): pure, unit-tested ---- */
+
+/* Fewest samples a fixed count is split into when the batch is chosen automatically: the 95%
+ * interval of the median of 32 samples lies between the 10th and 23rd, well inside min..max. */
+#define FP_COLL_MIN_SAMPLES 32
+/* Largest automatic batch for `iterations` calls: one that leaves >= FP_COLL_MIN_SAMPLES samples
+ * (1 when the count is smaller). */
+long fp_coll_batch_limit(long iterations);
+/* Whether a variant moves data at all (*moved_data) and across ranks (*crossed_ranks, returned):
+ * one rank sends nothing to another; in place it does not even copy. */
+int fp_coll_moved(int nranks, int in_place, int *moved_data, int *crossed_ranks);
+/* algbw and busbw (GB/s) of `bytes` in `us`: NAN where fp_coll_moved says nothing moved. */
+void fp_coll_rates(fp_busbw_t kind, int nranks, int in_place, size_t bytes, double us, double *algbw,
+                   double *busbw);
+/* Positions a call's buffers take in turn (offsets 0, extent, 2 x extent, ...) inside buffers
+ * of buffer_bytes, as nccl-tests shifts them; 1 when not rotating or when one extent fills it. */
+size_t fp_coll_rotation_steps(size_t extent_bytes, size_t buffer_bytes, int rotate);
+/* Fills count elements with a value no correct result has (NaN; the most negative integer), so
+ * that an element the library never writes fails validation. */
+void fp_type_fill_unwritten(fp_type_t type, void *buffer, size_t count);
+/* Whether a loaded element still holds that value. */
+int fp_type_is_unwritten(fp_type_t type, double value);
 
 /* The family of the collectives (coll_run.c). */
 extern const struct fp_family fp_family_coll;

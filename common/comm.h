@@ -38,16 +38,25 @@ static inline int fp_recv(fp_ctx_t *ctx, size_t bytes)
     return fp_stage_in(ctx, bytes);
 }
 
-/* Windowed: post on the wire buffers; the window stages once each side (fp_stage_*). */
-static inline int fp_isend(fp_ctx_t *ctx, size_t bytes, MPI_Request *request)
+/* Windowed: message w of a window is posted on the wire buffers, or on its own slot while a
+ * validation round checks it (one predictable branch in the timed loop). */
+static inline void *fp_window_slot(const fp_ctx_t *ctx, unsigned char *slots, void *wire, size_t bytes, int w)
 {
-    FP_MPI_CHECK(MPI_Isend(ctx->wire_sbuf, (int)bytes, MPI_BYTE, ctx->peer, FP_TAG_DATA, ctx->comm, request));
+    unsigned long k = (unsigned long)(w - ctx->slot_first);
+    return slots && k < (unsigned long)ctx->slot_count ? slots + k * bytes : wire;
+}
+
+static inline int fp_isend(fp_ctx_t *ctx, size_t bytes, int w, MPI_Request *request)
+{
+    void *buffer = fp_window_slot(ctx, ctx->slot_sbuf, ctx->wire_sbuf, bytes, w);
+    FP_MPI_CHECK(MPI_Isend(buffer, (int)bytes, MPI_BYTE, ctx->peer, FP_TAG_DATA, ctx->comm, request));
     return FP_OK;
 }
 
-static inline int fp_irecv(fp_ctx_t *ctx, size_t bytes, MPI_Request *request)
+static inline int fp_irecv(fp_ctx_t *ctx, size_t bytes, int w, MPI_Request *request)
 {
-    FP_MPI_CHECK(MPI_Irecv(ctx->wire_rbuf, (int)bytes, MPI_BYTE, ctx->peer, FP_TAG_DATA, ctx->comm, request));
+    void *buffer = fp_window_slot(ctx, ctx->slot_rbuf, ctx->wire_rbuf, bytes, w);
+    FP_MPI_CHECK(MPI_Irecv(buffer, (int)bytes, MPI_BYTE, ctx->peer, FP_TAG_DATA, ctx->comm, request));
     return FP_OK;
 }
 

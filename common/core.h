@@ -22,6 +22,12 @@ typedef struct fp_sampler {
     /* Samples [0, n) of every rank (collected) -> the samples rank 0 reports, into dst (which
      * may be run->samples); collective over the ranks. */
     int (*reduce)(struct fp_run *run, size_t n, double *dst);
+    /* How many times the family samples one size (variants): they share its time budget. */
+    int samplings;
+    /* Adaptive rule: 1 while an --expect term on this size is still undecided by the CI of these
+     * statistics (seconds per sample of `batch` operations), so sampling goes on to the budget;
+     * NULL: never. */
+    int (*verdict_pending)(const struct fp_run *run, size_t bytes, long batch, const fp_stats_t *seconds);
 } fp_sampler_t;
 
 typedef struct fp_run {
@@ -31,13 +37,18 @@ typedef struct fp_run {
     int local_rank, local_size;
     const fp_timer_ops_t *timer;
     double timer_overhead_s; /* median cost of one begin/end pair */
+    double timer_resolution_s; /* the clock's smallest step */
+    long batch_previous;     /* the automatic batch of the previous size (0: none yet) */
     double *samples;         /* seconds per sample, capacity entries */
     size_t capacity;
     unsigned char *check_buffer; /* host copy for validation, max_bytes */
+    size_t family_bytes;     /* the family's own buffers of this rank's kind (pinned when staging) */
     int mpi_moves_device_data;   /* 0 when a GPU-native library (NCCL) moves device data */
     fp_sampler_t sampler;
     fp_plan_t plan;          /* of the size being measured */
     fp_meta_t meta;
+    struct fp_path *path;    /* path evidence (evidence.h); NULL when off */
+    int expect_failures;     /* rank 0: sizes whose expectation failed */
 } fp_run_t;
 
 /* Status of a setup step that every rank agrees on. */
@@ -59,7 +70,8 @@ int fp_samples_of_rank0(fp_run_t *run, size_t n, double *dst);
 int fp_samples_max_over_ranks(fp_run_t *run, size_t n, double *dst);
 /* Cost of one timer begin/end pair, seconds (median of many). */
 int fp_timer_overhead(fp_run_t *run, double *seconds);
-/* Operations per sample so that a sample lasts >= 100 timer overheads; power of two, <= 1024. */
-long fp_batch_for(double op_seconds, double overhead_seconds);
+/* Operations per sample so that a sample lasts >= 100 timer overheads and >= 100 steps of the
+ * clock; power of two, <= 1024. */
+long fp_batch_for(double op_seconds, double overhead_seconds, double resolution_seconds);
 
 #endif

@@ -170,9 +170,15 @@ static int events_collect(size_t from, size_t to)
     return FP_OK;
 }
 
+/* cudaEventElapsedTime: "a resolution of around 0.5 microseconds" (CUDA runtime API). */
+static double events_resolution(void)
+{
+    return 0.5e-6;
+}
+
 const fp_timer_ops_t fp_timer_cuda = {
     .name = "CUDA events", .open = events_open, .close = events_close,
-    .begin = events_begin, .end = events_end, .collect = events_collect,
+    .begin = events_begin, .end = events_end, .collect = events_collect, .resolution = events_resolution,
 };
 
 /* ---- GPU choice ---- */

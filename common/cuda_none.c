@@ -53,9 +53,15 @@ static int no_cuda_timer_collect(size_t from, size_t to)
     return FP_ERR;
 }
 
+static double no_cuda_timer_resolution(void)
+{
+    return 0.5e-6;
+}
+
 const fp_timer_ops_t fp_timer_cuda = {
     .name = "CUDA events", .open = no_cuda_timer_open, .close = no_cuda_timer_noop,
     .begin = no_cuda_timer_mark, .end = no_cuda_timer_mark, .collect = no_cuda_timer_collect,
+    .resolution = no_cuda_timer_resolution,
 };
 
 int fp_gpu_select(int local_rank, long requested, char *description, size_t len)

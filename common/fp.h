@@ -8,13 +8,17 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "expect.h"
 
 /* Exit codes shared by every program. */
-enum { FP_EXIT_OK = 0, FP_EXIT_FAIL = 1, FP_EXIT_USAGE = 2 };
+enum { FP_EXIT_OK = 0, FP_EXIT_FAIL = 1, FP_EXIT_USAGE = 2, FP_EXIT_EXPECT = 3 };
 
 typedef enum { FP_MEM_HOST, FP_MEM_PINNED, FP_MEM_CUDA, FP_MEM_MANAGED, FP_MEM_COUNT } fp_mem_kind_t;
 typedef enum { FP_TIMER_WTIME, FP_TIMER_CUDA, FP_TIMER_COUNT } fp_timer_kind_t;
 typedef enum { FP_FORMAT_TEXT, FP_FORMAT_CSV, FP_FORMAT_JSON } fp_format_t;
+/* Text columns: fabperf's (compatible first columns, then statistics), or exactly OSU's or
+ * nccl-tests' row (statistics then only in csv and json). */
+typedef enum { FP_LAYOUT_FULL, FP_LAYOUT_OSU, FP_LAYOUT_NCCL_TESTS } fp_layout_t;
 /* The row's columns and OSU's default counts (plan.c) follow the report kind. */
 typedef enum { FP_REPORT_LATENCY, FP_REPORT_BANDWIDTH, FP_REPORT_COLLECTIVE } fp_report_kind_t;
 /* Which options a benchmark accepts beyond the common ones. */
@@ -47,12 +51,18 @@ typedef struct fp_params {
     long device;               /* --device: GPU index, -1 = from the node-local rank */
     int timer;                 /* --timer, an fp_timer_kind_t */
     int staging;               /* --staging: move device data through pinned host buffers */
+    int layout;                /* --layout, an fp_layout_t: text columns */
+    int rotate;                /* --rotate: collectives move their buffers between calls (1) */
     int backend;               /* --backend, an fp_backend_t (collectives) */
     int datatype;              /* -T/--datatype, an fp_type_t */
     int op;                    /* -o/--op, an fp_op_t */
     long root;                 /* -r/--root */
     long timeout_s;            /* --timeout: per-size watchdog, seconds; -1 = auto (plan.c) */
     long startup_timeout_s;    /* --startup-timeout: MPI start-up and set-up; -1 = auto (plan.c) */
+    fp_expect_t expect;        /* --expect: thresholds per size (expect.h) */
+    double line_rate_bps;      /* --line-rate: bits/s; 0 = from the NIC the path evidence found */
+    const char *expect_nic;    /* --expect-nic: NIC that must carry >= 90% of the inter-node payload */
+    int path_evidence;         /* --path-evidence: 1 on (default), 0 off */
     int help, version;
 } fp_params_t;
 
@@ -71,6 +81,11 @@ typedef struct fp_ctx {
     int peer;                 /* the other rank of a pair, -1 for collectives */
     long window;
     MPI_Request *requests;    /* 2 * window, for windowed kernels */
+    /* Validation of windows (pt2pt_run.c): message w of [slot_first, slot_first + slot_count) is
+     * sent from and received into its own slot of `bytes`; NULL in the timed loop, where every
+     * message of a window uses the one wire buffer, as OSU does. */
+    unsigned char *slot_sbuf, *slot_rbuf;
+    long slot_first, slot_count;
     /* The family's own part (collectives: fp_coll_ctx_t in collective.h), set up by its ops. */
     void *family;
 } fp_ctx_t;

@@ -5,17 +5,27 @@
 #include <string.h>
 
 #include "core.h"
+#include "adaptive.h"
 #include "guard.h"
 #include "stats.h"
 
 #define FP_BATCH_LIMIT 1024
-#define FP_TIMER_FACTOR 100.0 /* timer cost <= 1% of a sample (see bench/overhead.sh) */
-#define FP_ADAPTIVE_FIRST_CHECK 32
+#define FP_TIMER_FACTOR 100.0 /* timer cost and step <= 1% of a sample (see bench/overhead.sh) */
+#define FP_CALIBRATION_SAMPLES 3
+#define FP_CALIBRATE_BELOW_S 1e-3
 
-long fp_batch_for(double op_seconds, double overhead_seconds)
+/* A sample must last FP_TIMER_FACTOR timer overheads and FP_TIMER_FACTOR steps of the clock. */
+static double resolved_sample(double overhead_seconds, double resolution_seconds)
 {
+    double unit = overhead_seconds > resolution_seconds ? overhead_seconds : resolution_seconds;
+    return FP_TIMER_FACTOR * unit;
+}
+
+long fp_batch_for(double op_seconds, double overhead_seconds, double resolution_seconds)
+{
+    double needed = resolved_sample(overhead_seconds, resolution_seconds);
     long batch = 1;
-    while (batch < FP_BATCH_LIMIT && op_seconds * (double)batch < FP_TIMER_FACTOR * overhead_seconds)
+    while (batch < FP_BATCH_LIMIT && op_seconds * (double)batch < needed)
         batch *= 2;
     return batch;
 }
@@ -25,6 +35,14 @@ static double median_of(double *x, size_t n)
     fp_stats_t s;
     fp_stats_compute(x, n, &s);
     return s.p50;
+}
+
+static double shortest_of(const double *x, size_t n)
+{
+    double shortest = x[0];
+    for (size_t i = 1; i < n; i++)
+        shortest = x[i] < shortest ? x[i] : shortest;
+    return shortest;
 }
 
 int fp_timer_overhead(fp_run_t *run, double *seconds)
@@ -67,8 +85,54 @@ int fp_samples_of_rank0(fp_run_t *run, size_t n, double *dst)
     return FP_OK;
 }
 
-/* Warm-up operations, each timed alone; rank 0 picks the batch from their median unless
- * *batch is already set (> 0). */
+/* Doubles *batch while a sample of it is shorter than a resolved one (a coarse clock reads a
+ * lone operation as 0 or one step, so the warm-up's median alone cannot size the batch), up to
+ * FP_BATCH_LIMIT. Rank 0 decides from the shortest of a few samples (interruptions only lengthen
+ * a sample, so the shortest is the one to trust); all follow. */
+static int calibrate(fp_run_t *run, size_t bytes, long *batch)
+{
+    double needed = resolved_sample(run->timer_overhead_s, run->timer_resolution_s);
+    size_t count = run->capacity < FP_CALIBRATION_SAMPLES ? run->capacity : FP_CALIBRATION_SAMPLES;
+    for (;;) {
+        int more = 0;
+        for (size_t i = 0; i < count; i++)
+            FP_CHECK(take_sample(run, i, bytes, *batch));
+        FP_CHECK(run->timer->collect(0, count));
+        if (run->ctx.rank == 0)
+            more = shortest_of(run->samples, count) < needed && *batch < FP_BATCH_LIMIT;
+        FP_MPI_CHECK(MPI_Bcast(&more, 1, MPI_INT, 0, run->ctx.comm));
+        if (!more)
+            return FP_OK;
+        *batch *= 2;
+    }
+}
+
+/* The automatic batch: from the warm-up's median, calibrated against the clock. A batch half the
+ * previous size's is not taken (the previous one still gives resolved samples, only longer):
+ * noise near a boundary would otherwise alternate neighbouring sizes between two batches, whose
+ * statistics are not alike. Larger steps down, and any step up, are taken. */
+static int choose_batch(fp_run_t *run, size_t bytes, size_t timed, long *batch)
+{
+    double warm = 0.0;
+    if (run->ctx.rank == 0) {
+        warm = median_of(run->samples, timed);
+        *batch = fp_batch_for(warm, run->timer_overhead_s, run->timer_resolution_s);
+    }
+    FP_MPI_CHECK(MPI_Bcast(batch, 1, MPI_LONG, 0, run->ctx.comm));
+    FP_MPI_CHECK(MPI_Bcast(&warm, 1, MPI_DOUBLE, 0, run->ctx.comm));
+    /* A lone operation on a coarse clock, or a warm-up slowed by the first messages' set-up, can
+     * mislead the median: a few samples of the batch check it where they are cheap, and at the
+     * first size, whose warm-up includes the library's connection set-up. */
+    if (warm < FP_CALIBRATE_BELOW_S || run->batch_previous == 0)
+        FP_CHECK(calibrate(run, bytes, batch));
+    if (*batch * 2 == run->batch_previous)
+        *batch = run->batch_previous;
+    run->batch_previous = *batch;
+    return FP_OK;
+}
+
+/* Warm-up operations, each timed alone; then the batch, unless *batch is already set (> 0) or
+ * given by --batch. */
 static int warm_up(fp_run_t *run, size_t bytes, long *batch)
 {
     long fixed = *batch;
@@ -84,33 +148,47 @@ static int warm_up(fp_run_t *run, size_t bytes, long *batch)
     if (fixed > 0)
         return FP_OK;
     *batch = run->params.batch;
-    if (*batch <= 0 && run->ctx.rank == 0)
-        *batch = fp_batch_for(median_of(run->samples, timed), run->timer_overhead_s);
-    FP_MPI_CHECK(MPI_Bcast(batch, 1, MPI_LONG, 0, run->ctx.comm));
+    if (*batch > 0)
+        return FP_OK;
+    FP_CHECK(choose_batch(run, bytes, timed, batch));
+    /* The plan's cap (collectives: enough samples for an interval) is the same on every rank. */
+    if (run->plan.max_batch > 0 && *batch > run->plan.max_batch)
+        *batch = run->plan.max_batch;
     return FP_OK;
 }
 
-enum { FP_CONTINUE, FP_STOP_TARGET, FP_STOP_BUDGET, FP_STOP_CAPACITY };
+/* An expectation not yet decided keeps the adaptive pilot sampling after its CI target (expect.h). */
+static int verdict_pending(const fp_run_t *run, size_t bytes, long batch, const fp_stats_t *s)
+{
+    return run->sampler.verdict_pending && run->sampler.verdict_pending(run, bytes, batch, s);
+}
 
-/* Rank 0 decides from the samples so far; everybody follows. */
-static int adaptive_decision(fp_run_t *run, size_t n, double started, double *scratch, int *decision)
+/* Rank 0 judges the samples of the current phase; everybody follows. */
+static int adaptive_decision(fp_run_t *run, fp_adaptive_t *a, size_t bytes, long batch, size_t n, double started,
+                             double *scratch, size_t *next, int *decision)
 {
     FP_CHECK(run->timer->collect(0, n));
     FP_CHECK(run->sampler.reduce(run, n, scratch));
+    long shared[2] = {0, 0};
     if (run->ctx.rank == 0) {
         fp_stats_t s;
         fp_stats_compute(scratch, n, &s);
-        if (s.has_ci && s.ci_halfwidth_pct <= run->params.ci_target_pct)
-            *decision = FP_STOP_TARGET;
-        else if (MPI_Wtime() - started >= run->params.time_budget_s)
-            *decision = FP_STOP_BUDGET;
-        else if (n >= run->capacity)
-            *decision = FP_STOP_CAPACITY;
-        else
-            *decision = FP_CONTINUE;
+        fp_stats_resolve(&s, run->timer_resolution_s);
+        a->undecided = verdict_pending(run, bytes, batch, &s);
+        shared[0] = fp_adaptive_check(a, &s, n, MPI_Wtime() - started, next);
+        shared[1] = (long)*next;
     }
-    FP_MPI_CHECK(MPI_Bcast(decision, 1, MPI_INT, 0, run->ctx.comm));
+    FP_MPI_CHECK(MPI_Bcast(shared, 2, MPI_LONG, 0, run->ctx.comm));
+    *decision = (int)shared[0];
+    *next = (size_t)shared[1];
     return FP_OK;
+}
+
+/* The time budget of one size, shared by the family's samplings of it. */
+static double size_budget(const fp_run_t *run)
+{
+    int samplings = run->sampler.samplings > 0 ? run->sampler.samplings : 1;
+    return run->params.time_budget_s / samplings;
 }
 
 static int sample_adaptive(fp_run_t *run, size_t bytes, long batch, size_t *count, int *met)
@@ -118,23 +196,26 @@ static int sample_adaptive(fp_run_t *run, size_t bytes, long batch, size_t *coun
     double *scratch = run->ctx.rank == 0 ? malloc(run->capacity * sizeof *scratch) : NULL;
     if (run->ctx.rank == 0 && !scratch)
         return fp_fail("malloc(%zu B) for adaptive statistics failed", run->capacity * sizeof *scratch);
+    fp_adaptive_t a;
+    fp_adaptive_init(&a, run->params.ci_target_pct, size_budget(run), run->capacity);
     double started = MPI_Wtime();
-    size_t n = 0, next = FP_ADAPTIVE_FIRST_CHECK < run->capacity ? FP_ADAPTIVE_FIRST_CHECK : run->capacity;
-    int decision = FP_CONTINUE, rc = FP_OK;
+    size_t n = 0, next = fp_adaptive_first(&a);
+    int decision = FP_ADAPT_MORE, rc = FP_OK;
     fp_guard_phase("adaptive sample", 0);
-    while (rc == FP_OK && decision == FP_CONTINUE) {
+    while (rc == FP_OK && decision != FP_ADAPT_STOP) {
         for (; n < next && rc == FP_OK; n++) {
             fp_guard_step((long)n + 1);
             rc = take_sample(run, n, bytes, batch);
         }
         if (rc == FP_OK)
-            rc = adaptive_decision(run, n, started, scratch, &decision);
-        size_t step = n / 4 > 16 ? n / 4 : 16; /* checks grow geometrically: little overhead */
-        next = n + step < run->capacity ? n + step : run->capacity;
+            rc = adaptive_decision(run, &a, bytes, batch, n, started, scratch, &next, &decision);
+        if (decision == FP_ADAPT_RESTART)
+            n = 0; /* the pilot's samples decided how many; fresh ones are reported */
     }
     free(scratch);
     *count = n;
-    *met = decision == FP_STOP_TARGET;
+    *met = rc == FP_OK && run->ctx.rank == 0 ? a.met : 0;
+    FP_MPI_CHECK(MPI_Bcast(met, 1, MPI_INT, 0, run->ctx.comm));
     return rc;
 }
 

@@ -4,9 +4,12 @@
 #include <nccl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "collective.h"
 #include "gpu.h"
+#include "nccl_log.h"
 
 #define FP_NCCL_CHECK(call)                                                                        \
     do {                                                                                           \
@@ -69,8 +72,28 @@ static int stream_wait(nccl_state_t *s)
     }
 }
 
+/* What NCCL says it chose (rank 0's log), appended to about. */
+static void record_transport(int readable, const char *path, int ours, char *about, size_t len)
+{
+    fp_nccl_transport_t t;
+    char text[320];
+    fp_nccl_transport_init(&t);
+    if (!readable)
+        snprintf(text, sizeof text, "%.300s", path);
+    else if (fp_nccl_log_file(&t, path, stderr) != FP_OK)
+        snprintf(text, sizeof text, "unknown (cannot read NCCL's log %.250s)", path);
+    else
+        fp_nccl_transport_text(&t, text, sizeof text);
+    if (ours && readable)
+        unlink(path);
+    size_t used = strlen(about);
+    snprintf(about + used, len - used, "; transport (rank 0, from NCCL's log): %s", text);
+}
+
 static int nccl_init(fp_ctx_t *ctx, char *about, size_t len)
 {
+    char log_path[512];
+    int ours, readable = fp_nccl_log_prepare(log_path, sizeof log_path, &ours);
     ncclUniqueId id;
     int version = 0, device = -1;
     nccl_state_t *s = calloc(1, sizeof *s);
@@ -87,6 +110,10 @@ static int nccl_init(fp_ctx_t *ctx, char *about, size_t len)
     snprintf(about, len, "nccl %d.%d.%d (built with %d.%d.%d), one GPU per rank, rank 0 on device %d",
              version / 10000, version / 100 % 100, version % 100, NCCL_MAJOR, NCCL_MINOR, NCCL_PATCH,
              device);
+    if (ctx->rank == 0)
+        record_transport(readable, log_path, ours, about, len);
+    else if (ours)
+        unlink(log_path);
     return FP_OK;
 }
 

@@ -22,6 +22,8 @@ const char *const fp_backend_names[FP_BACKEND_COUNT + 1] = {"mpi", "nccl", NULL}
 
 static const char *const format_names[] = {"text", "csv", "json", NULL};
 static const char *const timer_names[] = {"wtime", "cuda", NULL};
+static const char *const layout_names[] = {"full", "osu", "nccl-tests", NULL};
+static const char *const off_on[] = {"off", "on", NULL};
 
 /* The table: order is the order of --help. */
 const fp_option_t fp_options[] = {
@@ -36,7 +38,7 @@ const fp_option_t fp_options[] = {
     {0, "step-bytes", FP_OPT_SIZE, FIELD(step_bytes), "SIZE", NULL, 1, (double)FP_SIZE_LIMIT, NULL,
      NULL, 0, "next size = size + SIZE instead (nccl-tests -i)"},
     {'i', "iterations", FP_OPT_LONG, FIELD(iterations), "N", "default", 1, 1e9, NULL, "default", 0,
-     "timed operations per size (OSU -i)"},
+     "timed operations per size, rounded up to whole samples (OSU -i)"},
     {'n', "iters", FP_OPT_LONG, FIELD(iterations), "N", NULL, 1, 1e9, NULL, NULL, 0,
      "same as -i (nccl-tests -n)"},
     {'x', "warmup", FP_OPT_LONG, FIELD(warmup), "N", "default", 1, 1e9, NULL, "default", 0,
@@ -44,15 +46,15 @@ const fp_option_t fp_options[] = {
     {'w', "warmup-iters", FP_OPT_LONG, FIELD(warmup), "N", NULL, 1, 1e9, NULL, NULL, 0,
      "same as -x (nccl-tests -w)"},
     {'a', "adaptive", FP_OPT_FLAG, FIELD(adaptive), NULL, NULL, 0, 0, NULL, NULL, 0,
-     "sample until the median's 95% CI is within --ci-target or --time-budget is spent"},
+     "a pilot samples until both sides of the median's 95% CI are within --ci-target (or its share of --time-budget is spent); then 1.5x as many fresh samples are taken and reported"},
     {0, "ci-target", FP_OPT_DOUBLE, FIELD(ci_target_pct), "PCT", "1", 0.001, 50, NULL, NULL, 0,
      "adaptive: CI half-width target in % of the median"},
     {0, "time-budget", FP_OPT_DOUBLE, FIELD(time_budget_s), "SEC", "2", 0.001, 86400, NULL, NULL, 0,
-     "adaptive: sampling time limit per size"},
+     "adaptive: time limit per size, shared by a collective's variants; the pilot may use 40% of it"},
     {0, "max-samples", FP_OPT_LONG, FIELD(max_samples), "N", "1000000", 10, 1e8, NULL, NULL, 0,
      "adaptive: most samples stored per size"},
     {0, "batch", FP_OPT_LONG, FIELD(batch), "K", "auto", 1, 1e6, NULL, "auto", 0,
-     "operations per timed sample; auto: enough to be 100x the timer's cost"},
+     "operations per timed sample; auto: a sample lasts >= 100x the timer's cost and >= 100 steps of its clock; never half the previous size's"},
     {'W', "window", FP_OPT_LONG, FIELD(window), "N", "64", 1, 65536, NULL, NULL, FP_USES_WINDOW,
      "messages in flight per window (bw, bibw)"},
     {0, "backend", FP_OPT_CHOICE, FIELD(backend), "B", "mpi", 0, 0, fp_backend_names, NULL,
@@ -63,10 +65,15 @@ const fp_option_t fp_options[] = {
      "reduction operation (nccl-tests -o)"},
     {'r', "root", FP_OPT_LONG, FIELD(root), "N", "0", 0, 1e9, NULL, NULL, FP_USES_ROOT,
      "root rank (nccl-tests -r)"},
+    {0, "rotate", FP_OPT_CHOICE, FIELD(rotate), "on|off", "on", 0, 0, off_on, NULL, FP_USES_COLLECTIVE,
+     "each call uses the next slice of the -m MAX buffers, as nccl-tests shifts them; off: same slice"},
     {'c', "validate", FP_OPT_FLAG, FIELD(validate), NULL, NULL, 0, 0, NULL, NULL, 0,
-     "check every received byte after the timed loop; exit 1 on any Fail"},
+     "after the timed loop, check every received byte of every message (bw, bibw: each message of the window in its own buffer); exit 1 on any Fail"},
     {0, "format", FP_OPT_CHOICE, FIELD(format), "FMT", "text", 0, 0, format_names, NULL, 0,
      "output: text (OSU layout), csv, json (JSON Lines)"},
+    {0, "layout", FP_OPT_CHOICE, FIELD(layout), "L", "full", 0, 0, layout_names, NULL, 0,
+     "text columns: full (OSU's or nccl-tests' first columns, then statistics), or exactly "
+     "osu's or nccl-tests' (collectives) row; statistics then only in csv and json"},
     {0, "output", FP_OPT_STRING, FIELD(output), "FILE", NULL, 0, 0, NULL, NULL, 0,
      "write results to FILE (atomically) instead of standard output"},
     {0, "label", FP_OPT_STRING, FIELD(label), "TEXT", NULL, 0, 0, NULL, NULL, 0,
@@ -76,13 +83,21 @@ const fp_option_t fp_options[] = {
     {0, "device", FP_OPT_LONG, FIELD(device), "N", "auto", 0, 1024, NULL, "auto", 0,
      "GPU index; auto: node-local rank modulo visible GPUs"},
     {0, "timer", FP_OPT_CHOICE, FIELD(timer), "T", "wtime", 0, 0, timer_names, NULL, 0,
-     "wtime (MPI_Wtime) or cuda (CUDA events, one pair per sample)"},
+     "wtime (MPI_Wtime) or cuda (CUDA events, one pair per sample; only with --backend nccl)"},
     {0, "staging", FP_OPT_FLAG, FIELD(staging), NULL, NULL, 0, 0, NULL, NULL, 0,
      "device data through pinned host copies, timed as part of the operation"},
     {0, "timeout", FP_OPT_LONG, FIELD(timeout_s), "SEC", "auto", 1, 1e6, NULL, "auto", 0,
      "end the job (exit 1, every rank) if one size takes longer; auto: 60 s + 1 s per 10 MB moved"},
     {0, "startup-timeout", FP_OPT_LONG, FIELD(startup_timeout_s), "SEC", "auto", 1, 1e6, NULL, "auto", 0,
      "the same for MPI start-up and set-up; auto: 300 s + 0.1 s per rank"},
+    {0, "expect", FP_OPT_EXPECT, FIELD(expect), "TERMS", NULL, 0, 0, NULL, NULL, 0,
+     "thresholds per size judged on the CI (bw>=11000@4M, lat<=2@8, 90%line@1M:); exit 3 on a fail"},
+    {0, "line-rate", FP_OPT_BITRATE, FIELD(line_rate_bps), "BITS", NULL, 1, 1e15, NULL, NULL, 0,
+     "line rate in bits/s (100G, 25G, 1G; powers of 1000); default: of the NIC that carried the traffic"},
+    {0, "expect-nic", FP_OPT_STRING, FIELD(expect_nic), "NIC", NULL, 0, 0, NULL, NULL, 0,
+     "fail a size (exit 3) where < 90% of the inter-node payload crossed NIC (eth0, mlx5_0:1)"},
+    {0, "path-evidence", FP_OPT_CHOICE, FIELD(path_evidence), "on|off", "on", 0, 0, off_on, NULL, 0,
+     "read NIC byte counters before and after each size (outside the timed region)"},
     {'h', "help", FP_OPT_FLAG, FIELD(help), NULL, NULL, 0, 0, NULL, NULL, 0, "this text"},
     {'v', "version", FP_OPT_FLAG, FIELD(version), NULL, NULL, 0, 0, NULL, NULL, 0,
      "print the version"},
@@ -188,6 +203,8 @@ static void range_text(const fp_option_t *o, char *out, size_t outlen)
         break;
     }
     case FP_OPT_PLACEMENT: snprintf(out, outlen, "cuda"); break;
+    case FP_OPT_EXPECT: snprintf(out, outlen, "%s", fp_expect_grammar); break;
+    case FP_OPT_BITRATE: snprintf(out, outlen, "bits/s > 0 with suffixes K M G T (powers of 1000), e.g. 100G"); break;
     default: snprintf(out, outlen, "a non-empty text without control characters"); break;
     }
 }
@@ -305,6 +322,11 @@ static int option_store(const fp_option_t *o, const char *value, fp_params_t *pa
                 return FP_OK;
             }
         return fail(err, errlen, "%s: unknown value '%s' (accepted: %s)", name, value, range);
+    case FP_OPT_EXPECT: return fp_expect_parse((fp_expect_t *)field, value, err, errlen);
+    case FP_OPT_BITRATE:
+        if (fp_bitrate_parse(value, (double *)field) != FP_OK || *(double *)field > o->max)
+            return fail(err, errlen, "%s: '%s' is not a line rate (accepted: %s)", name, value, range);
+        return FP_OK;
     case FP_OPT_PLACEMENT:
         if (strcmp(value, "cuda") != 0)
             return fail(err, errlen, "%s: unknown accelerator '%s' (accepted: %s)", name, value, range);
@@ -359,7 +381,31 @@ static void params_defaults(const fp_bench_t *bench, fp_params_t *params)
     params->placement[0] = params->placement[1] = 0;
 }
 
+/* A threshold must be on the quantity this program reports. */
+static int expect_fits(const fp_bench_t *bench, const fp_expect_t *e, char *err, size_t errlen)
+{
+    fp_quantity_t q = bench->report == FP_REPORT_LATENCY ? FP_QTY_LATENCY : FP_QTY_RATE;
+    for (int i = 0; i < e->count; i++)
+        if (e->terms[i].quantity != q)
+            return fail(err, errlen, "--expect: '%s' does not apply to fabperf_%s, which measures %s (accepted: %s)",
+                        e->terms[i].text, bench->name, q == FP_QTY_LATENCY ? "latency: lat<=N[@SIZES]" :
+                        "a rate: bw>=N[@SIZES], busbw>=N[@SIZES] or PCT%line[@SIZES]", fp_expect_grammar);
+    return FP_OK;
+}
+
 /* Options that conflict or need each other, and defaults that follow from others. */
+/* --layout: the exact layouts are text, and nccl-tests' is a collective's. */
+static int layout_check(const fp_bench_t *bench, const fp_params_t *params, char *err, size_t errlen)
+{
+    if (params->layout != FP_LAYOUT_FULL && params->format != FP_FORMAT_TEXT)
+        return fail(err, errlen, "--layout %s applies to --format text (csv and json have every column)",
+                    layout_names[params->layout]);
+    if (params->layout == FP_LAYOUT_NCCL_TESTS && !(bench->uses & FP_USES_COLLECTIVE))
+        return fail(err, errlen, "--layout nccl-tests applies to the collectives, not to fabperf_%s "
+                    "(accepted: full, osu)", bench->name);
+    return FP_OK;
+}
+
 static int params_finish(fp_params_t *params, const fp_option_t *const *seen, int npositional, char *err,
                          size_t errlen)
 {
@@ -412,7 +458,7 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
                 return fail(err, errlen, "%s: missing value %s", name, o->metavar);
             value = argv[++i];
         }
-        if (seen[o->offset]) {
+        if (seen[o->offset] && o->type != FP_OPT_EXPECT) {
             option_name(seen[o->offset], other, sizeof other);
             if (seen[o->offset] == o)
                 return fail(err, errlen, "%s given twice", name);
@@ -429,6 +475,11 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
         return FP_OK;
     if (range_set && minmax_set)
         return fail(err, errlen, "-m/--message-size and -b/-e both set the size range: give one");
+    FP_CHECK(expect_fits(bench, &params->expect, err, errlen));
+    if (params->expect_nic && !params->path_evidence)
+        return fail(err, errlen, "--expect-nic needs the path evidence: drop --path-evidence off");
+    if (layout_check(bench, params, err, errlen) != FP_OK)
+        return FP_ERR;
     return params_finish(params, seen, npositional, err, errlen);
 }
 
@@ -466,7 +517,8 @@ void fp_options_help(const fp_bench_t *bench, FILE *out)
             fprintf(out, " [default: %s]", o->default_text);
         fputc('\n', out);
     }
-    fprintf(out, "\nExit status: 0 success, 1 validation failure, runtime error or timeout, 2 bad usage.\n"
+    fprintf(out, "\nExit status: 0 success, 1 validation failure, runtime error or timeout, 2 bad usage,\n"
+                 "3 a failed expectation (--expect, --expect-nic).\n"
                  "A run cut short (--timeout, a failed peer, a stopped job) still leaves its rows and, in\n"
                  "text and json, an end line saying why; --output FILE is renamed into place only then.\n");
 }

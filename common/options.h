@@ -14,7 +14,9 @@ typedef enum {
     FP_OPT_RANGE,  /* MIN:MAX (or MAX) byte counts: writes min_size and max_size */
     FP_OPT_CHOICE, /* one of choices[], index stored as int */
     FP_OPT_STRING, /* any non-empty text */
-    FP_OPT_PLACEMENT /* -d: accelerator name */
+    FP_OPT_PLACEMENT, /* -d: accelerator name */
+    FP_OPT_EXPECT,   /* --expect terms, added up over repeated options (expect.h) */
+    FP_OPT_BITRATE   /* bits/s with K/M/G/T (powers of 1000), stored as double */
 } fp_opt_type_t;
 
 typedef struct fp_option {

@@ -7,11 +7,14 @@
 #include <string.h>
 
 #include "escape.h"
+#include "evidence.h"
 #include "provenance.h"
+#include "report_compat.h"
 
 /* COL_TIME: nccl-tests' time (2, 1 or 0 decimals by magnitude); COL_WRONG: "N/A" in text when
- * not validated; COL_TEXT: a string (str); COL_DATA: CSV and JSON only (generic aliases). */
-typedef enum { COL_REAL, COL_COUNT, COL_FLAG, COL_CHECK, COL_TIME, COL_WRONG, COL_TEXT } col_type_t;
+ * not validated; COL_TEXT: a string (str); COL_RATE: "n/a" in text where no data moved; data_only:
+ * CSV and JSON only (generic aliases). */
+typedef enum { COL_REAL, COL_COUNT, COL_FLAG, COL_CHECK, COL_TIME, COL_WRONG, COL_TEXT, COL_RATE } col_type_t;
 
 typedef struct column {
     const char *key;    /* CSV header and JSON key */
@@ -75,10 +78,15 @@ static const char *get_type(const fp_row_t *r) { return coll(r)->type; }
 static const char *get_redop(const fp_row_t *r) { return coll(r)->redop; }
 static double get_count(const fp_row_t *r) { return (double)coll(r)->count; }
 static double get_root(const fp_row_t *r) { return coll(r)->root; }
+/* The interval only where the samples give a 95% one (fp_stats_t.has_ci), else none. */
 #define VAR_GETTERS(v, V)                                                                          \
     static double get_##v##_p50(const fp_row_t *r) { return coll(r)->var[V].n ? coll(r)->var[V].p50 : NAN; }    \
-    static double get_##v##_lo(const fp_row_t *r) { return coll(r)->var[V].n ? coll(r)->var[V].p50_lo : NAN; }  \
-    static double get_##v##_hi(const fp_row_t *r) { return coll(r)->var[V].n ? coll(r)->var[V].p50_hi : NAN; }  \
+    static double get_##v##_lo(const fp_row_t *r) { return coll(r)->var[V].has_ci ? coll(r)->var[V].p50_lo : NAN; }  \
+    static double get_##v##_hi(const fp_row_t *r) { return coll(r)->var[V].has_ci ? coll(r)->var[V].p50_hi : NAN; }  \
+    static double get_##v##_ci_pct(const fp_row_t *r)                                              \
+    {                                                                                              \
+        return coll(r)->var[V].has_ci && coll(r)->var[V].p50 > 0 ? coll(r)->var[V].ci_halfwidth_pct : NAN; \
+    }
 
 #define VAR_RATES(v, V)                                                                            \
     static double get_##v##_algbw(const fp_row_t *r) { return coll(r)->algbw[V]; }                  \
@@ -102,8 +110,8 @@ static const column_t ccol_redop = {"redop", "redop", 8, 0, COL_TEXT, NULL, NULL
 static const column_t ccol_root = {"root", "root", 8, 0, COL_COUNT, get_root, NULL, NULL, NULL, NULL, NULL, 0};
 #define VAR_COLUMNS(v, G)                                                                          \
     static const column_t ccol_##v##_time = {#v "_p50_us", "time", 9, 2, COL_TIME, get_##v##_p50, NULL, NULL, NULL, G, "(us)", 0}; \
-    static const column_t ccol_##v##_algbw = {#v "_algbw_gbps", "algbw", 8, 2, COL_REAL, get_##v##_algbw, NULL, NULL, NULL, G, "(GB/s)", 0}; \
-    static const column_t ccol_##v##_busbw = {#v "_busbw_gbps", "busbw", 8, 2, COL_REAL, get_##v##_busbw, NULL, NULL, NULL, G, "(GB/s)", 0}; \
+    static const column_t ccol_##v##_algbw = {#v "_algbw_gbps", "algbw", 8, 2, COL_RATE, get_##v##_algbw, NULL, NULL, NULL, G, "(GB/s)", 0}; \
+    static const column_t ccol_##v##_busbw = {#v "_busbw_gbps", "busbw", 8, 2, COL_RATE, get_##v##_busbw, NULL, NULL, NULL, G, "(GB/s)", 0}; \
     static const column_t ccol_##v##_wrong = {#v "_wrong", "#wrong", 7, 0, COL_WRONG, get_##v##_wrong, NULL, NULL, NULL, G, NULL, 0};
 #define VAR_CI(v)                                                                                  \
     static const column_t ccol_##v##_lo = {#v "_p50_ci_lo_us", #v ":lo", 10, 2, COL_TIME, get_##v##_lo, NULL, NULL, NULL, NULL, "(us)", 0}; \
@@ -114,13 +122,22 @@ VAR_CI(oop)
 VAR_CI(ip)
 VAR_CI(iso)
 static const column_t ccol_iso_time = {"iso_p50_us", "iso:time", 10, 2, COL_TIME, get_iso_p50, NULL, NULL, NULL, NULL, "(us)", 0};
+static double get_iso_mean(const fp_row_t *r) { return coll(r)->var[FP_VAR_ISO].n ? coll(r)->var[FP_VAR_ISO].mean : NAN; }
+static double get_timed_calls(const fp_row_t *r) { return (double)r->time.n * (double)r->batch; }
+static double get_coll_lo(const fp_row_t *r) { return r->time.has_ci ? r->time.p50_lo : NAN; }
+static double get_coll_hi(const fp_row_t *r) { return r->time.has_ci ? r->time.p50_hi : NAN; }
+static const column_t ccol_ci_pct = {"ci_halfwidth_pct", "CI+-%", 8, 2, COL_REAL, get_oop_ci_pct, NULL, NULL, NULL, NULL, "(oop)", 0};
+static const column_t ccol_ip_ci_pct = {"ip_ci_halfwidth_pct", "", 0, 0, COL_REAL, get_ip_ci_pct, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_iso_ci_pct = {"iso_ci_halfwidth_pct", "", 0, 0, COL_REAL, get_iso_ci_pct, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_iso_mean = {"iso_avg_us", "", 0, 0, COL_REAL, get_iso_mean, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_timed_calls = {"timed_calls", "", 0, 0, COL_COUNT, get_timed_calls, NULL, NULL, NULL, NULL, NULL, 1};
 static const column_t ccol_samples = {"samples", "samples", 9, 0, COL_COUNT, get_samples, NULL, NULL, NULL, NULL, NULL, 0};
 static const column_t ccol_batch = {"batch", "batch", 7, 0, COL_COUNT, get_batch, NULL, NULL, NULL, NULL, NULL, 0};
 static const column_t ccol_target = {"target_met", "target", 8, 0, COL_FLAG, get_target, "met", "missed", NULL, NULL, NULL, 0};
 /* The out-of-place statistics under generic keys, so that consumers of every fabperf result work. */
 static const column_t ccol_p50 = {"p50_us", "", 0, 0, COL_REAL, get_p50, NULL, NULL, NULL, NULL, NULL, 1};
-static const column_t ccol_p50_lo = {"p50_ci_lo_us", "", 0, 0, COL_REAL, get_p50_lo, NULL, NULL, NULL, NULL, NULL, 1};
-static const column_t ccol_p50_hi = {"p50_ci_hi_us", "", 0, 0, COL_REAL, get_p50_hi, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_p50_lo = {"p50_ci_lo_us", "", 0, 0, COL_REAL, get_coll_lo, NULL, NULL, NULL, NULL, NULL, 1};
+static const column_t ccol_p50_hi = {"p50_ci_hi_us", "", 0, 0, COL_REAL, get_coll_hi, NULL, NULL, NULL, NULL, NULL, 1};
 static const column_t ccol_min = {"min_us", "", 0, 0, COL_REAL, get_min, NULL, NULL, NULL, NULL, NULL, 1};
 static const column_t ccol_max = {"max_us", "", 0, 0, COL_REAL, get_max, NULL, NULL, NULL, NULL, NULL, 1};
 static const column_t ccol_mean = {"avg_us", "", 0, 0, COL_REAL, get_mean, NULL, NULL, NULL, NULL, NULL, 1};
@@ -134,9 +151,9 @@ static const column_t *const collective_layout[] = {
     &ccol_oop_time, &ccol_oop_algbw, &ccol_oop_busbw, &ccol_oop_wrong,
     &ccol_ip_time, &ccol_ip_algbw, &ccol_ip_busbw, &ccol_ip_wrong,
     &ccol_oop_lo, &ccol_oop_hi, &ccol_ip_lo, &ccol_ip_hi, &ccol_iso_time, &ccol_iso_lo, &ccol_iso_hi,
-    &ccol_samples, &ccol_batch, &ccol_target,
+    &ccol_ci_pct, &ccol_samples, &ccol_batch, &ccol_target,
     &ccol_p50, &ccol_p50_lo, &ccol_p50_hi, &ccol_min, &ccol_max, &ccol_mean, &ccol_p99, &ccol_stddev,
-    &ccol_check, &ccol_wrong, NULL,
+    &ccol_ip_ci_pct, &ccol_iso_ci_pct, &ccol_iso_mean, &ccol_timed_calls, &ccol_check, &ccol_wrong, NULL,
 };
 
 static const column_t *const latency_layout[] = {
@@ -165,6 +182,26 @@ static const char *check_word(double v)
 
 /* ---- text ---- */
 
+static void text_meta_collective(FILE *out, const fp_meta_t *m)
+{
+    fprintf(out, "# time: median of the per-iteration maximum over ranks (95%% CI in lo/hi and CI+-%%, "
+                 "'-' where a variant has fewer than 6 samples: too few for one); algbw = size / time, "
+                 "GB/s = 1e9 B/s\n");
+    if (m->nranks > 1)
+        fprintf(out, "# busbw: algbw x %s = %.4g with n = %d\n", m->busbw_formula, m->busbw_factor, m->nranks);
+    else
+        fprintf(out, "# busbw: n/a with n = 1 (no data crosses between ranks); algbw: n/a in place (no data "
+                     "moves), out of place a local copy of size bytes\n");
+    fprintf(out, "# variants: out-of-place and in-place time `batch` calls per sample (one call when batch is "
+                 "1; calls enqueued back to back, as nccl-tests does, when more); iso = one call and its "
+                 "completion per sample\n");
+    fprintf(out, "# per size: %s\n", m->layout == FP_LAYOUT_FULL
+                ? "samples and batch (calls per sample) in the row's columns"
+                : "samples, batch (calls per sample) and timed_calls in --format csv or json");
+    fprintf(out, "# buffers rotate: %s\n", m->rotate ? "on: each call uses the next size-long slice of the "
+                "-m MAX buffers, as nccl-tests shifts them" : "off: every call uses the same slice");
+}
+
 static void text_meta(FILE *out, const fp_meta_t *m)
 {
     fprintf(out, "# %s %s: %s\n", m->program, PACKAGE_VERSION, m->title);
@@ -179,7 +216,8 @@ static void text_meta(FILE *out, const fp_meta_t *m)
     if (m->gpu[0])
         fprintf(out, "# gpu: %s\n", m->gpu);
     fprintf(out, "# buffers: %s%s\n", m->buffers, m->staging ? " (staged through pinned host copies)" : "");
-    fprintf(out, "# timer: %s (overhead %.3f us)\n", m->timer, m->timer_overhead_us);
+    fprintf(out, "# timer: %s (overhead %.3f us, resolution %.3f us)\n", m->timer, m->timer_overhead_us,
+            m->timer_resolution_us);
     fprintf(out, "# sample: %s\n", m->sample);
     fprintf(out, "# iterations: %s\n# warm-up: %s\n# batch: %s\n", m->iterations, m->warmup, m->batch);
     if (m->window > 0)
@@ -187,12 +225,7 @@ static void text_meta(FILE *out, const fp_meta_t *m)
     if (m->report == FP_REPORT_COLLECTIVE) {
         fprintf(out, "# backend: %s\n", m->backend);
         fprintf(out, "# datatype: %s, op: %s, root: %d\n", m->datatype, m->op, m->root);
-        fprintf(out, "# time: median of the per-iteration maximum over ranks (95%% CI in lo/hi); "
-                     "algbw = size / time, GB/s = 1e9 B/s\n");
-        fprintf(out, "# busbw: algbw x %s = %.4g with n = %d%s\n", m->busbw_formula, m->busbw_factor,
-                m->nranks, m->busbw_factor == 0 ? " (one rank moves nothing over a bus: busbw is 0)" : "");
-        fprintf(out, "# variants: out-of-place and in-place time batch calls per sample, pipelined as "
-                     "nccl-tests does; iso = one call and its completion per sample\n");
+        text_meta_collective(out, m);
     }
     fprintf(out, "# validation: %s\n", m->validate ? "on" : "off");
     fp_provenance_text(out, m);
@@ -222,7 +255,7 @@ static void text_header_line(FILE *out, const column_t *const *cols, int field)
     fputc('\n', out);
 }
 
-static void text_header(FILE *out, const column_t *const *cols, int collective)
+static void text_header(FILE *out, const column_t *const *cols, int collective, int verdicts)
 {
     if (collective) {
         for (int field = 0; field < 3; field++)
@@ -232,10 +265,12 @@ static void text_header(FILE *out, const column_t *const *cols, int collective)
     fprintf(out, "%-*s", cols[0]->width, cols[0]->header);
     for (int i = 1; cols[i]; i++)
         fprintf(out, "%*s", cols[i]->width, cols[i]->header);
+    if (verdicts)
+        fp_evidence_text_header(out);
     fputc('\n', out);
 }
 
-static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row, int collective)
+static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row, int collective, int verdicts)
 {
     fprintf(out, collective ? "%*zu" : "%-*zu", cols[0]->width, row->size);
     for (int i = 1; cols[i]; i++) {
@@ -253,7 +288,7 @@ static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row
         if (c->type == COL_CHECK)
             fprintf(out, "%*s", width, check_word(v));
         else if (isnan(v))
-            fprintf(out, "%*s", width, c->type == COL_WRONG ? "N/A" : "-");
+            fprintf(out, "%*s", width, c->type == COL_WRONG ? "N/A" : c->type == COL_RATE ? "n/a" : "-");
         else if (c->type == COL_FLAG)
             fprintf(out, "%*s", width, v != 0 ? c->yes : c->no);
         else if (c->type == COL_TIME) /* nccl-tests: fewer decimals as times grow */
@@ -261,7 +296,10 @@ static void text_row(FILE *out, const column_t *const *cols, const fp_row_t *row
         else
             fprintf(out, "%*.*f", width, c->precision, v);
     }
+    if (verdicts)
+        fp_evidence_text_cells(out, row->evidence);
     fputc('\n', out);
+    fp_evidence_text_lines(out, row->size, row->evidence);
 }
 
 /* ---- CSV and JSON ---- */
@@ -313,7 +351,8 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
         fputs("null", out);
     fprintf(out, ",\"buffers\":\"%s\",\"staging\":%s,\"timer\":", m->buffers, m->staging ? "true" : "false");
     fp_json_string(out, m->timer);
-    fprintf(out, ",\"timer_overhead_us\":%.6g,\"sample\":", m->timer_overhead_us);
+    fprintf(out, ",\"timer_overhead_us\":%.6g,\"timer_resolution_us\":%.6g,\"sample\":", m->timer_overhead_us,
+            m->timer_resolution_us);
     fp_json_string(out, m->sample);
     fprintf(out, ",\"iterations\":");
     fp_json_string(out, m->iterations);
@@ -327,7 +366,8 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
         fprintf(out, ",\"backend\":");
         fp_json_string(out, m->backend);
         fprintf(out, ",\"datatype\":\"%s\",\"op\":\"%s\",\"root\":%d,\"busbw_formula\":\"%s\","
-                     "\"busbw_factor\":%.9g", m->datatype, m->op, m->root, m->busbw_formula, m->busbw_factor);
+                     "\"busbw_factor\":%.9g,\"rotate\":%s", m->datatype, m->op, m->root, m->busbw_formula,
+                m->busbw_factor, m->rotate ? "true" : "false");
     }
     fprintf(out, ",\"adaptive\":%s", m->adaptive ? "true" : "false");
     if (m->adaptive)
@@ -337,6 +377,8 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
     fprintf(out, ",\"columns\":[");
     for (int i = 0; cols[i]; i++)
         fprintf(out, "%s\"%s\"", i ? "," : "", cols[i]->key);
+    if (m->evidence_fields)
+        fp_evidence_json_keys(out);
     fprintf(out, "]}\n");
 }
 
@@ -352,11 +394,17 @@ void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_met
     switch (format) {
     case FP_FORMAT_TEXT:
         text_meta(out, meta);
-        text_header(out, cols, meta->report == FP_REPORT_COLLECTIVE);
+        if (meta->layout == FP_LAYOUT_FULL)
+            text_header(out, cols, meta->report == FP_REPORT_COLLECTIVE, meta->verdict_columns);
+        else
+            fp_compat_header(out, meta);
         break;
-    case FP_FORMAT_CSV:
+    case FP_FORMAT_CSV: /* the header as '#' lines: read_csv(comment='#') and the like skip them */
+        text_meta(out, meta);
         for (int i = 0; cols[i]; i++)
             fprintf(out, "%s%s", i ? "," : "", cols[i]->key);
+        if (meta->evidence_fields)
+            fp_evidence_csv_header(out);
         fputc('\n', out);
         break;
     case FP_FORMAT_JSON: json_meta(out, meta, cols); break;
@@ -376,8 +424,10 @@ void fp_report_row(fp_report_t *r, const fp_row_t *row)
             }
     if (row->wrong > 0)
         r->wrong_total += row->wrong;
-    if (r->format == FP_FORMAT_TEXT) {
-        text_row(out, cols, row, r->meta->report == FP_REPORT_COLLECTIVE);
+    if (r->format == FP_FORMAT_TEXT && r->meta->layout != FP_LAYOUT_FULL) {
+        fp_compat_row(out, r->meta, row);
+    } else if (r->format == FP_FORMAT_TEXT) {
+        text_row(out, cols, row, r->meta->report == FP_REPORT_COLLECTIVE, r->meta->verdict_columns);
     } else {
         int json = r->format == FP_FORMAT_JSON;
         if (json)
@@ -389,6 +439,8 @@ void fp_report_row(fp_report_t *r, const fp_row_t *row)
                 fputc(',', out);
             value_plain(out, cols[i], row, json);
         }
+        if (r->meta->evidence_fields)
+            (json ? fp_evidence_json : fp_evidence_csv)(out, row->evidence);
         fputs(json ? "}\n" : "\n", out);
     }
     fflush(out);
@@ -402,22 +454,27 @@ void fp_report_end(fp_report_t *r, const char *status, int failures)
         fprintf(r->out, "{\"type\":\"end\",\"status\":");
         fp_json_string(r->out, status);
         fprintf(r->out, ",\"failures\":%d", failures);
-        if (collective)
+        if (collective && r->busbw_count)
             fprintf(r->out, ",\"avg_busbw_gbps\":%.9g,\"wrong\":%ld", avg_busbw, r->wrong_total);
+        else if (collective)
+            fprintf(r->out, ",\"avg_busbw_gbps\":null,\"wrong\":%ld", r->wrong_total);
         fp_provenance_json_end(r->out, r->meta);
         fputs("}\n", r->out);
-    } else if (r->format == FP_FORMAT_TEXT) {
-        if (collective) { /* nccl-tests' closing lines: scrapers look for them */
-            fprintf(r->out, "# Out of bounds values : %ld %s\n", r->wrong_total, r->wrong_total ? "FAILED" : "OK");
-            fprintf(r->out, "# Avg bus bandwidth    : %g \n#\n", avg_busbw);
+    } else {
+        if (collective && r->format == FP_FORMAT_TEXT) { /* nccl-tests' closing lines: scrapers look for them */
+            if (r->meta->validate) /* nccl-tests says "0 OK" unchecked too; fabperf only when checked */
+                fprintf(r->out, "# Out of bounds values : %ld %s\n", r->wrong_total, r->wrong_total ? "FAILED" : "OK");
+            if (r->busbw_count)
+                fprintf(r->out, "# Avg bus bandwidth    : %g \n#\n", avg_busbw);
+            else
+                fprintf(r->out, "# Avg bus bandwidth    : n/a (no data crossed between ranks)\n#\n");
         }
         int complete = strcmp(status, "complete") == 0;
-        if (!complete)
-            fprintf(r->out, "# run %s\n", status);
         fp_provenance_text_end(r->out, r->meta);
         if (r->meta->validate)
             fprintf(r->out, "# validation: %s\n",
                     failures ? "FAILED" : complete ? "all sizes passed" : "the sizes above passed");
+        fprintf(r->out, "# run %s\n", status); /* the end record, last: without it the run was killed */
     }
     fflush(r->out);
 }

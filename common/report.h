@@ -40,25 +40,30 @@ typedef struct fp_meta {
     char gpu[512];          /* empty when no GPU is used */
     char buffers[8];        /* "H H" */
     const char *timer;
-    double timer_overhead_us;
-    char iterations[160], warmup[96], batch[64];
+    double timer_overhead_us, timer_resolution_us;
+    char iterations[224], warmup[96], batch[256];
     const char *sample; /* what one sample is */
     long window;
     int adaptive;
     double ci_target_pct, time_budget_s;
     int validate, staging;
     const char *label;
+    int layout;                /* an fp_layout_t: text columns */
     int nenv;
     fp_env_var_t *env;         /* the union over ranks, by name */
     int env_unrecorded;        /* variables over the per-rank bound, not sent */
     char *env_buffer;          /* what env points into */
     fp_placement_t placement;  /* per rank, on rank 0 */
     /* Collectives */
-    char backend[256];       /* "mpi (...)" or "nccl 2.28.9 (...)" */
+    char backend[640];       /* "mpi (...)" or "nccl 2.28.9 (...); transport ..." */
     const char *datatype, *op; /* op: "none" for data movement */
     int root;                /* -1 when not rooted */
     const char *busbw_formula; /* "2(n-1)/n" */
     double busbw_factor;
+    /* Path evidence and verdicts: rows carry their fields (JSON, CSV); text adds Eff%/Verdict
+     * columns when verdict_columns is set. */
+    int evidence_fields, verdict_columns;
+    int rotate;              /* buffers rotate between calls */
 } fp_meta_t;
 
 /* A quantity's median and the 95% confidence interval of that median, in its unit. */
@@ -80,6 +85,11 @@ typedef struct fp_row {
     int staged;          /* device data went through pinned host copies */
     int check;           /* -1 off, 0 Fail, 1 Pass */
     long wrong;          /* wrong bytes found by validation (elements for collectives) */
+    /* For the path evidence: bytes this rank sent to and received from traffic_peer during the
+     * measurement, warm-up included (the family knows them); traffic_peer -1: no single peer. */
+    double traffic_bytes;
+    int traffic_peer;
+    const struct fp_evidence *evidence; /* this size's path and verdict (evidence.h); NULL: none */
     const void *family;  /* collectives: fp_coll_row_t (collective.h); NULL otherwise */
 } fp_row_t;
 

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "adaptive.h"
+#include "evidence.h"
 #include "family.h"
 #include "guard.h"
 #include "options.h"
@@ -24,24 +26,30 @@ static void describe_rules(fp_run_t *run)
     const fp_params_t *p = &run->params;
     fp_meta_t *m = &run->meta;
     const fp_osu_defaults_t *osu = &fp_osu_defaults[run->bench->report];
+    const char *whose = run->bench->report == FP_REPORT_COLLECTIVE ? "OSU 7.4's for collectives" : "OSU's";
     if (p->adaptive)
         snprintf(m->iterations, sizeof m->iterations,
-                 "adaptive: until the median's 95%% CI half-width is <= %g%% or %g s per size (at most %ld samples)",
-                 p->ci_target_pct, p->time_budget_s, p->max_samples);
+                 "adaptive: a pilot until both sides of the median's 95%% CI are within %g%% (or %g%% of %g s per "
+                 "size), then 1.5x its samples afresh, reported (at most %ld samples)",
+                 p->ci_target_pct, FP_ADAPTIVE_PILOT_SHARE * 100, p->time_budget_s, p->max_samples);
     else if (p->iterations > 0)
-        snprintf(m->iterations, sizeof m->iterations, "fixed: %ld operations per size", p->iterations);
+        snprintf(m->iterations, sizeof m->iterations, "fixed: %ld operations per size, rounded up to whole "
+                 "samples (timed: samples x batch)", p->iterations);
     else
-        snprintf(m->iterations, sizeof m->iterations, "fixed: %ld per size up to 8K, %ld above (OSU's)",
-                 osu->iterations[0], osu->iterations[1]);
+        snprintf(m->iterations, sizeof m->iterations, "fixed: %ld per size up to 8K, %ld above (%s), rounded up "
+                 "to whole samples (timed: samples x batch)", osu->iterations[0], osu->iterations[1], whose);
     if (p->warmup > 0)
         snprintf(m->warmup, sizeof m->warmup, "%ld operations per size", p->warmup);
     else
-        snprintf(m->warmup, sizeof m->warmup, "%ld per size up to 8K, %ld above (OSU's)",
-                 osu->warmup[0], osu->warmup[1]);
+        snprintf(m->warmup, sizeof m->warmup, "%ld per size up to 8K, %ld above (%s)",
+                 osu->warmup[0], osu->warmup[1], whose);
     if (p->batch > 0)
         snprintf(m->batch, sizeof m->batch, "%ld operations per sample", p->batch);
     else
-        snprintf(m->batch, sizeof m->batch, "auto: per size, so that a sample lasts >= 100 timer overheads");
+        snprintf(m->batch, sizeof m->batch, "auto: per size, a sample >= 100 timer overheads and clock steps, "
+                 "never half the previous size's%s; batch > 1: no min/p99/max/stddev (batch means)",
+                 run->bench->report == FP_REPORT_COLLECTIVE && !p->adaptive
+                     ? ", at most 1/32 of the size's operations (>= 32 samples)" : "");
 }
 
 static void meta_fill(fp_run_t *run, const char *program)
@@ -55,6 +63,7 @@ static void meta_fill(fp_run_t *run, const char *program)
     snprintf(m->buffers, sizeof m->buffers, "%c %c", p->placement[0], p->placement[1]);
     m->timer = run->timer->name;
     m->timer_overhead_us = run->timer_overhead_s * 1e6;
+    m->timer_resolution_us = run->timer_resolution_s * 1e6;
     m->sample = run->bench->sample_text;
     m->window = run->bench->uses & FP_USES_WINDOW ? p->window : 0;
     m->adaptive = p->adaptive;
@@ -63,6 +72,9 @@ static void meta_fill(fp_run_t *run, const char *program)
     m->validate = p->validate;
     m->staging = p->staging;
     m->label = p->label;
+    m->verdict_columns = p->expect.count > 0 || p->line_rate_bps > 0 || p->expect_nic;
+    m->evidence_fields = 1; /* the same keys in every result, null where nothing was judged */
+    m->layout = p->layout;
     describe_rules(run); /* the family's own header fields were set when it opened */
 }
 
@@ -124,21 +136,51 @@ static void cut_short(const char *why)
         rename(cut.out->temp, cut.path);
 }
 
+/* The family's measurement, with NIC counters read before and after it (outside its timed region). */
+static int measure_with_evidence(fp_run_t *run, size_t size, fp_row_t *row, fp_evidence_t *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    if (run->path)
+        FP_CHECK(fp_path_before(run->path, run));
+    FP_CHECK(run->bench->family->measure(run, size, row));
+    if (run->path)
+        FP_CHECK(fp_path_after(run->path, run, row, ev));
+    return FP_OK;
+}
+
+/* Rank 0: the verdicts of one size; a failed one is also said on standard error, once. */
+static void judge_size(fp_run_t *run, fp_row_t *row, fp_evidence_t *ev)
+{
+    fp_verdict_row(run, row, ev);
+    fp_verdict_line(run, row, ev, ev->verdict_line, sizeof ev->verdict_line);
+    row->evidence = ev;
+    if (ev->verdict != FP_VERDICT_FAIL)
+        return;
+    run->expect_failures++;
+    if (ev->judgement.verdict == FP_VERDICT_FAIL)
+        fprintf(stderr, "%s: expectation failed: %s\n", run->meta.program, ev->verdict_line);
+    if (ev->nic_verdict == FP_VERDICT_FAIL)
+        fprintf(stderr, "%s: --expect-nic failed: %s\n", run->meta.program, ev->nic_why);
+}
+
 /* One size: its plan and watchdog limit, the samples, the validation round and the row. Per-size
  * work outside the measurement (evidence read before and after, verdicts on the row) belongs
  * here, around fp_family_t.measure, never inside it. */
 static int sweep_size(fp_run_t *run, fp_report_t *report, size_t size, uint32_t round, int *failures)
 {
-    const fp_family_t *family = run->bench->family;
     fp_row_t row;
+    fp_evidence_t ev;
     run->plan = fp_plan_for(run->bench, &run->params, size);
     fp_guard_arm(size, run->plan.timeout_s, "--timeout");
-    FP_CHECK(family->measure(run, size, &row));
+    FP_CHECK(measure_with_evidence(run, size, &row, &ev));
     if (run->params.validate) {
+        const fp_family_t *family = run->bench->family;
         FP_CHECK(family->validate(run, size, round, &row));
         *failures += !row.check;
     }
     if (run->ctx.rank == 0) {
+        if (run->meta.evidence_fields)
+            judge_size(run, &row, &ev);
         flockfile(report->out); /* a cut-short end never lands inside a row */
         fp_report_row(report, &row);
         cut.failures = *failures;
@@ -210,6 +252,8 @@ static int step_mpi(fp_run_t *run, const char *program, int *argc, char ***argv,
 
 static void release(fp_run_t *run)
 {
+    fp_path_close(run->path);
+    run->path = NULL;
     fp_run_teardown(run);
     fp_meta_release(&run->meta);
 }
@@ -240,11 +284,37 @@ static int step_setup(fp_run_t *run, const char *program, output_t *out, int *co
     return rc;
 }
 
+/* A range whose every size rounds down to 0 B would print no row: bad usage, not an empty
+ * success. The same verdict on every rank (rounding depends only on the job's shape). */
+static int step_sizes(fp_run_t *run, output_t *out, int *code)
+{
+    const fp_params_t *p = &run->params;
+    const fp_family_t *family = run->bench->family;
+    for (size_t next = p->min_size; next <= p->max_size; next = next_size(p, next))
+        if (family->round(run, next) > 0)
+            return FP_OK;
+    size_t smallest = p->max_size;
+    while (family->round(run, smallest) == 0 && smallest < ((size_t)1 << 40))
+        smallest *= 2;
+    char err[256];
+    snprintf(err, sizeof err, "-m/--message-size: every size from %zu to %zu B rounds down to 0 B here "
+             "(whole elements%s); the smallest size this run measures is %zu B", p->min_size, p->max_size,
+             run->bench->report == FP_REPORT_COLLECTIVE ? " per rank" : "", family->round(run, smallest));
+    if (out->file && out->file != stdout) { /* nothing was written: no results file */
+        fclose(out->file);
+        remove(out->temp);
+    }
+    release(run);
+    *code = usage_exit(run->bench, run->ctx.rank, err);
+    return FP_ERR;
+}
+
 /* The header, and how rank 0 closes its results if the run is cut short. */
 static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_report_t *report)
 {
     meta_fill(run, program);
-    if (fp_placement_start(&run->meta.placement, run->ctx.comm) != FP_OK) {
+    if (fp_placement_start(&run->meta.placement, run->ctx.comm) != FP_OK ||
+        fp_path_open(run, &run->path) != FP_OK) {
         fprintf(stderr, "%s: rank %d: %s\n", program, run->ctx.rank, fp_error_message());
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
@@ -283,10 +353,11 @@ static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report
             failures = failures ? failures : 1;
         }
     }
-    MPI_Bcast(&failures, 1, MPI_INT, 0, run->ctx.comm);
+    int code = failures ? FP_EXIT_FAIL : run->expect_failures ? FP_EXIT_EXPECT : FP_EXIT_OK;
+    MPI_Bcast(&code, 1, MPI_INT, 0, run->ctx.comm);
     release(run);
     MPI_Finalize();
-    return failures ? FP_EXIT_FAIL : FP_EXIT_OK;
+    return code;
 }
 
 int fp_main(const fp_bench_t *bench, int argc, char **argv)
@@ -300,7 +371,7 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
     run.bench = bench;
     snprintf(program, sizeof program, "fabperf_%s", bench->name);
     if (step_options(&run, argc, argv, &code) != FP_OK || step_mpi(&run, program, &argc, &argv, &code) != FP_OK ||
-        step_setup(&run, program, &out, &code) != FP_OK)
+        step_setup(&run, program, &out, &code) != FP_OK || step_sizes(&run, &out, &code) != FP_OK)
         return code;
     step_begin(&run, program, &out, &report);
     size_t size = 0;

@@ -34,6 +34,14 @@ static int placement_check(const fp_run_t *run, char *err, size_t errlen)
         any_device |= ops->on_device;
         any_cuda |= ops->needs_cuda;
     }
+    /* Events on fabperf's stream time what is enqueued on it: NCCL's calls. An MPI operation is
+     * driven by the host and enqueues nothing there, so its events would time an empty stream. */
+    if (p->timer == FP_TIMER_CUDA && run->mpi_moves_device_data) {
+        snprintf(err, errlen, "--timer cuda: CUDA events time work enqueued on a CUDA stream (the "
+                 "collectives' --backend nccl); MPI operations are driven by the host and enqueue "
+                 "nothing there: use --timer wtime");
+        return FP_ERR;
+    }
     if (any_cuda && !fp_gpu_built()) {
         snprintf(err, errlen, "placement %c %c%s: this fabperf was built without CUDA "
                  "(reconfigure with --with-cuda=PATH)", p->placement[0], p->placement[1],
@@ -71,6 +79,10 @@ static int memory_check(fp_run_t *run)
     const fp_mem_ops_t *ops = run->ctx.mem;
     size_t max = run->params.max_size, needed = 2 * max;
     size_t host_needed = (run->params.validate ? max : 0) + (run->ctx.staging ? 2 * max : 0);
+    if (run->ctx.staging)
+        host_needed += run->family_bytes;
+    else
+        needed += run->family_bytes;
     size_t available = ops->available();
     const char *limit = "the device's free memory";
     char size_text[32];
@@ -127,6 +139,7 @@ static int timer_open(fp_run_t *run)
         return fp_fail("malloc(%zu samples) failed", run->capacity);
     run->timer = fp_timer_ops[run->params.timer];
     FP_CHECK(run->timer->open(run->samples, run->capacity));
+    run->timer_resolution_s = run->timer->resolution();
     return fp_timer_overhead(run, &run->timer_overhead_s);
 }
 

@@ -36,6 +36,12 @@ int fp_median_ci_ranks(size_t n, size_t *lower, size_t *upper)
     return 1;
 }
 
+/* Relative to a median of 0 no width means anything: NAN, never 0 %. */
+static double halfwidth_pct(const fp_stats_t *s)
+{
+    return s->p50 > 0 ? (s->p50_hi - s->p50_lo) / 2.0 / s->p50 * 100.0 : NAN;
+}
+
 void fp_stats_compute(double *x, size_t n, fp_stats_t *s)
 {
     qsort(x, n, sizeof *x, compare_doubles);
@@ -56,5 +62,19 @@ void fp_stats_compute(double *x, size_t n, fp_stats_t *s)
     s->has_ci = fp_median_ci_ranks(n, &l, &u);
     s->p50_lo = s->has_ci ? x[l - 1] : s->min;
     s->p50_hi = s->has_ci ? x[u - 1] : s->max;
-    s->ci_halfwidth_pct = s->p50 > 0 ? (s->p50_hi - s->p50_lo) / 2.0 / s->p50 * 100.0 : 0.0;
+    s->ci_halfwidth_pct = halfwidth_pct(s);
+}
+
+void fp_stats_resolve(fp_stats_t *s, double resolution)
+{
+    s->p50_lo = s->p50_lo > resolution ? s->p50_lo - resolution : 0.0;
+    s->p50_hi += resolution;
+    s->ci_halfwidth_pct = halfwidth_pct(s);
+}
+
+void fp_stats_batch_means(fp_stats_t *s, long batch)
+{
+    if (batch <= 1)
+        return;
+    s->min = s->max = s->p99 = s->stddev = NAN;
 }

@@ -16,6 +16,8 @@ typedef struct fp_timer_ops {
     void (*end)(size_t i);
     /* Makes samples [from, to) readable (CUDA events: waits and converts). */
     int (*collect)(size_t from, size_t to);
+    /* Smallest step of the clock, seconds (measured where it can be). */
+    double (*resolution)(void);
 } fp_timer_ops_t;
 
 extern const fp_timer_ops_t fp_timer_wtime, fp_timer_cuda;

@@ -8,10 +8,10 @@ static int bibw_sample(fp_ctx_t *ctx, size_t bytes, long batch)
     MPI_Request *recvs = ctx->requests, *sends = ctx->requests + window;
     for (long i = 0; i < batch; i++) {
         for (int w = 0; w < window; w++)
-            FP_CHECK(fp_irecv(ctx, bytes, &recvs[w]));
+            FP_CHECK(fp_irecv(ctx, bytes, w, &recvs[w]));
         FP_CHECK(fp_stage_out(ctx, bytes));
         for (int w = 0; w < window; w++)
-            FP_CHECK(fp_isend(ctx, bytes, &sends[w]));
+            FP_CHECK(fp_isend(ctx, bytes, w, &sends[w]));
         FP_CHECK(fp_waitall(2 * window, ctx->requests));
         FP_CHECK(fp_stage_in(ctx, bytes));
     }

@@ -9,12 +9,12 @@ static int bw_sample(fp_ctx_t *ctx, size_t bytes, long batch)
         if (ctx->rank == 0) {
             FP_CHECK(fp_stage_out(ctx, bytes));
             for (int w = 0; w < window; w++)
-                FP_CHECK(fp_isend(ctx, bytes, &ctx->requests[w]));
+                FP_CHECK(fp_isend(ctx, bytes, w, &ctx->requests[w]));
             FP_CHECK(fp_waitall(window, ctx->requests));
             FP_CHECK(fp_recv_ack(ctx));
         } else {
             for (int w = 0; w < window; w++)
-                FP_CHECK(fp_irecv(ctx, bytes, &ctx->requests[w]));
+                FP_CHECK(fp_irecv(ctx, bytes, w, &ctx->requests[w]));
             FP_CHECK(fp_waitall(window, ctx->requests));
             FP_CHECK(fp_stage_in(ctx, bytes));
             FP_CHECK(fp_send_ack(ctx));

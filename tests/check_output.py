@@ -26,6 +26,11 @@ def expected_sizes(lo, hi, factor, unit=1):
     return sizes
 
 
+def rate(text):
+    """A printed rate: a number, or None for "n/a" (no data moved)."""
+    return None if text == "n/a" else float(text)
+
+
 def close(a, b, abs_tol, rel_tol):
     return abs(a - b) <= abs_tol + rel_tol * abs(b)
 
@@ -52,11 +57,21 @@ class Checker:
     def check_row(self, row):
         """Row in JSON/CSV schema (numbers already converted)."""
         where = f"size {row.get('size')}"
-        for key in ["p50_us", "min_us", "max_us", "avg_us", "p50_ci_lo_us", "p50_ci_hi_us"]:
+        for key in ["p50_us", "avg_us", "p50_ci_lo_us", "p50_ci_hi_us"]:
             self.finite_positive(f"{where} {key}", row.get(key))
-        if all(isinstance(row.get(k), (int, float)) for k in ["min_us", "p50_us", "max_us", "p50_ci_lo_us", "p50_ci_hi_us"]):
-            if not row["min_us"] <= row["p50_ci_lo_us"] <= row["p50_us"] <= row["p50_ci_hi_us"] <= row["max_us"]:
-                self.fail(f"{where}: min <= ci_lo <= p50 <= ci_hi <= max does not hold: {row}")
+        # The tails are the operations' only at batch 1; batch means have none (None/empty).
+        batch = row.get("batch")
+        for key in ["min_us", "max_us"]:
+            if batch == 1:
+                self.finite_positive(f"{where} {key}", row.get(key))
+            elif batch is not None and row.get(key) is not None:
+                self.fail(f"{where}: {key} {row.get(key)!r} at batch {batch}, expected none")
+        if all(isinstance(row.get(k), (int, float)) for k in ["p50_us", "p50_ci_lo_us", "p50_ci_hi_us"]):
+            if not row["p50_ci_lo_us"] <= row["p50_us"] <= row["p50_ci_hi_us"]:
+                self.fail(f"{where}: ci_lo <= p50 <= ci_hi does not hold: {row}")
+        if all(isinstance(row.get(k), (int, float)) for k in ["min_us", "p50_us", "max_us"]):
+            if not row["min_us"] <= row["p50_us"] <= row["max_us"]:
+                self.fail(f"{where}: min <= p50 <= max does not hold: {row}")
         if self.finite_positive(f"{where} samples", row.get("samples")) and row["samples"] < 1:
             self.fail(f"{where}: no samples")
         if self.args.metric == "bandwidth":
@@ -86,10 +101,16 @@ class Checker:
                 continue
             if not self.finite_positive(f"{where} {variant}_p50_us", time):
                 continue
+            if self.args.one_rank:  # no data crosses ranks; in place none moves: no rates
+                if row[f"{variant}_busbw_gbps"] is not None or (variant == "ip") != (row[f"{variant}_algbw_gbps"] is None):
+                    self.fail(f"{where}: {variant} rates with one rank: {row[f'{variant}_algbw_gbps']!r}, "
+                              f"{row[f'{variant}_busbw_gbps']!r}")
+                if variant == "ip":
+                    continue
             algbw = row[f"{variant}_algbw_gbps"]
             if not close(algbw, row["size"] / time * 1e-3, 0, 1e-6):
                 self.fail(f"{where}: {variant} algbw {algbw} is not size / time")
-            if self.args.busbw_factor is not None and not close(
+            if self.args.busbw_factor is not None and not self.args.one_rank and not close(
                     row[f"{variant}_busbw_gbps"], algbw * self.args.busbw_factor, 1e-12, 1e-6):
                 self.fail(f"{where}: {variant} busbw {row[f'{variant}_busbw_gbps']} is not "
                           f"algbw x {self.args.busbw_factor}")
@@ -133,14 +154,21 @@ class Checker:
             self.fail(f"last record is not a complete end: {records[-1]}")
 
     def check_csv(self, lines):
-        reader = csv.DictReader(lines)
+        """Header information as '#' lines before the column names, an end record after the rows."""
+        if not lines or not lines[0].startswith("# fabperf_"):
+            self.fail("CSV does not open with the '# fabperf_<program>' header line")
+        data = [i for i, l in enumerate(lines) if l and not l.startswith("#")]
+        tail = lines[data[-1] + 1:] if data else []
+        if "# run complete" not in tail:
+            self.fail("no '# run complete' end record after the last CSV row")
+        reader = csv.DictReader(l for l in lines if not l.startswith("#"))
         rows = []
         for raw in reader:
             row = {}
             for key, text in raw.items():
                 if text in ("", None):
                     row[key] = None
-                elif key in ("validation", "target_met", "staged", "datatype", "redop"):
+                elif key in ("validation", "target_met", "staged", "datatype", "redop", "verdict", "expect", "path"):
                     row[key] = text
                 else:
                     row[key] = float(text)
@@ -162,7 +190,7 @@ class Checker:
             try:
                 size, count, root = int(fields[0]), int(fields[1]), int(fields[4])
                 times = [float(fields[5]), float(fields[9])] if fields[9] != "-" else [float(fields[5])]
-                rates = [(float(fields[6 + 4 * v]), float(fields[7 + 4 * v])) for v in range(len(times))]
+                rates = [(rate(fields[6 + 4 * v]), rate(fields[7 + 4 * v])) for v in range(len(times))]
             except (ValueError, IndexError):
                 self.fail(f"row does not parse as nccl-tests': {line!r}")
                 continue
@@ -171,7 +199,7 @@ class Checker:
                 self.fail(f"size {size}: type {fields[2]!r}, expected {self.args.type}")
             if self.args.root is not None and root != self.args.root:
                 self.fail(f"size {size}: root {root}, expected {self.args.root}")
-            for time, (algbw, busbw) in zip(times, rates):
+            for variant, (time, (algbw, busbw)) in enumerate(zip(times, rates)):
                 self.finite_positive(f"size {size} time", time)
                 if time <= 0:
                     continue
@@ -180,7 +208,15 @@ class Checker:
                 half = 0.005 if time < 100 else 0.05 if time < 10000 else 0.5
                 factor = 1.0 if self.args.busbw_factor is None else self.args.busbw_factor
                 for name, value, scale in (("algbw", algbw, 1.0), ("busbw", busbw, factor)):
+                    # One rank: nothing crosses ranks (no busbw); in place (variant 1) nothing moves.
+                    if self.args.one_rank and (name == "busbw" or variant == 1):
+                        if value is not None:
+                            self.fail(f"size {size}: {name} {value} with one rank, expected n/a")
+                        continue
                     if name == "busbw" and self.args.busbw_factor is None:
+                        continue
+                    if value is None:
+                        self.fail(f"size {size}: {name} n/a with {self.args.one_rank and 1 or 'several'} ranks")
                         continue
                     low = size / (time + half) * 1e-3 * scale - 0.0051
                     high = (size / (time - half) * 1e-3 * scale if time > half else math.inf) + 0.0051
@@ -232,6 +268,7 @@ def main():
     parser.add_argument("--type", help="collectives: element type of every row")
     parser.add_argument("--root", type=int, help="collectives: root of every row")
     parser.add_argument("--no-in-place", action="store_true", help="collectives: in-place not run")
+    parser.add_argument("--one-rank", action="store_true", help="collectives: one rank, rates n/a")
     parser.add_argument("--min", type=int, default=1)
     parser.add_argument("--max", type=int, required=True)
     parser.add_argument("--factor", type=float, default=2.0)

@@ -30,9 +30,18 @@
 #   FABPERF_RUN_DIR   run folder [FABPERF_RUN_ROOT/fabperf-<jobname>-<jobid>]
 #   FABPERF_TIMEOUT   seconds per launch [900]
 #   FABPERF_CHECK_LOCAL=1  check providers/transports on this node only, not via srun
+#   FABPERF_PREFLIGHT      the preflight run before the matrix, one rank per node: "off", or
+#                          the program's path [fabperf_preflight in FABPERF_BIN or PATH]
+#   FABPERF_PREFLIGHT_ARGS extra arguments for fabperf_preflight
+#   FABPERF_PREFLIGHT_STOP 1: a preflight that exits non-zero stops the job before the matrix
+#                          (exit 1); 0: the matrix runs anyway, the failure is recorded [0]
 #
 # Output: RUN_DIR/<label-sanitised>.<repeat>.<program>.json (and .log with the
-# launcher's output), RUN_DIR/launches.tsv (one line per launch), RUN_DIR/skipped.txt.
+# launcher's output), RUN_DIR/launches.tsv (one line per launch; status ok,
+# expect-failed(3) when the results are complete but an --expect/--expect-nic
+# failed, or failed(EXIT)), RUN_DIR/skipped.txt; RUN_DIR/preflight.json (its
+# JSON Lines), preflight.log and preflight.status (its exit status, or "off",
+# "not found").
 
 REPEATS=${REPEATS:-5}
 MPI_FLAVOR=${MPI_FLAVOR:-openmpi}
@@ -283,6 +292,61 @@ fp_json_complete() {
         tail -n 1 "$1" | grep -q '"status" *: *"complete"'
 }
 
+# fp_preflight_cmd PROGRAM: FP_CMD = the launch of PROGRAM with one rank per node.
+fp_preflight_cmd() {
+    local nodes launcher run_words=() pargs=()
+    nodes=${SLURM_JOB_NUM_NODES:-${SLURM_NNODES:-1}}
+    launcher=${MPIRUN:-$(fp_default_launcher)}
+    case $MPI_FLAVOR in
+    openmpi)
+        FP_CMD=("$launcher")
+        [[ $(id -u) -eq 0 ]] && FP_CMD+=(--allow-run-as-root)
+        FP_CMD+=(-np "$nodes" --map-by node --bind-to none)
+        ;;
+    mpich | intelmpi) FP_CMD=("$launcher" -n "$nodes" -ppn 1) ;;
+    srun) FP_CMD=("$launcher" "--mpi=$SRUN_MPI" --ntasks="$nodes" --ntasks-per-node=1) ;;
+    esac
+    read -r -a run_words <<<"${MPIRUN_ARGS:-}"
+    read -r -a pargs <<<"${FABPERF_PREFLIGHT_ARGS:-}"
+    FP_CMD+=("${run_words[@]}" "$1" --format json --output "$FABPERF_RUN_DIR/preflight.json" "${pargs[@]}")
+}
+
+# fp_preflight: fabperf_preflight, one rank per node, into the run folder. Returns 1 only when it
+# failed and FABPERF_PREFLIGHT_STOP=1.
+fp_preflight() {
+    local prog rc dir=$FABPERF_RUN_DIR
+    prog=${FABPERF_PREFLIGHT:-}
+    if [[ $prog == off ]]; then
+        echo off >"$dir/preflight.status"
+        return 0
+    fi
+    if [[ -z $prog ]] && ! prog=$(fp_find_program fabperf_preflight) || [[ ! -x $prog ]]; then
+        fp_log "preflight: ${prog:-fabperf_preflight} not found (FABPERF_PREFLIGHT, FABPERF_BIN, PATH); not run"
+        echo "not found" >"$dir/preflight.status"
+        return 0
+    fi
+    fp_preflight_cmd "$prog"
+    {
+        printf '#'
+        printf ' %q' "${FP_CMD[@]}"
+        printf '\n'
+    } >"$dir/preflight.log"
+    timeout "$FABPERF_TIMEOUT" "${FP_CMD[@]}" >>"$dir/preflight.log" 2>&1 </dev/null
+    rc=$?
+    echo "$rc" >"$dir/preflight.status"
+    if [[ $rc -eq 0 ]]; then
+        fp_log "preflight: passed, $dir/preflight.json"
+        return 0
+    fi
+    fp_log "preflight: exit $rc, see $dir/preflight.log"
+    tail -n 5 "$dir/preflight.log" | sed 's/^/    /'
+    if [[ ${FABPERF_PREFLIGHT_STOP:-0} == 1 ]]; then
+        fp_log "preflight failed and FABPERF_PREFLIGHT_STOP=1: the matrix is not run"
+        return 1
+    fi
+    fp_log "preflight failed; the matrix runs anyway (FABPERF_PREFLIGHT_STOP=1 stops it)"
+}
+
 # fp_run_folder: makes FABPERF_RUN_DIR with its empty skipped.txt and launches.tsv.
 fp_run_folder() {
     FABPERF_RUN_DIR=${FABPERF_RUN_DIR:-${FABPERF_RUN_ROOT:-${SLURM_SUBMIT_DIR:-.}}/fabperf-${SLURM_JOB_NAME:-local}-${SLURM_JOB_ID:-$$}}
@@ -371,7 +435,10 @@ fp_launch() {
     timeout "$FABPERF_TIMEOUT" "${FP_CMD[@]}" >>"$FABPERF_RUN_DIR/$base.log" 2>&1 </dev/null
     rc=$?
     t1=$(date +%s.%N)
-    if [[ $rc -ne 0 ]] || ! fp_json_complete "$out"; then
+    if [[ $rc -eq 3 ]] && fp_json_complete "$out"; then
+        status="expect-failed(3)" # complete results; an --expect or --expect-nic failed
+        fp_log "expectation failed: $label repeat $repeat $prog, see $FABPERF_RUN_DIR/$base.log"
+    elif [[ $rc -ne 0 ]] || ! fp_json_complete "$out"; then
         status="failed($rc)"
         fp_log "FAILED $label repeat $repeat $prog (exit $rc), see $FABPERF_RUN_DIR/$base.log"
         tail -n 5 "$FABPERF_RUN_DIR/$base.log" | sed 's/^/    /'
@@ -379,7 +446,7 @@ fp_launch() {
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$repeat" "$prog" "$status" \
         "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')" "$base.json" \
         >>"$FABPERF_RUN_DIR/launches.tsv"
-    [[ $status == ok ]]
+    [[ $status == ok || $status == expect-failed* ]]
 }
 
 fp_main() {
@@ -394,6 +461,7 @@ fp_main() {
         fp_log "unknown MPI_FLAVOR '$MPI_FLAVOR' (openmpi, mpich, intelmpi, srun)"
         return 1
     fi
+    fp_preflight || return 1
     fp_find_programs
     if [[ ${#FP_PROG_PATH[@]} -eq 0 ]]; then
         fp_log "no program to run"

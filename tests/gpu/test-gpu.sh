@@ -1,7 +1,8 @@
 #!/bin/sh
 # GPU buffers in every point-to-point program: D D, H D, D H, M M with validation through a
-# CUDA-aware MPI; --staging through any MPI; the clear refusal of a non-CUDA-aware MPI; CUDA
-# events. Skips (77) in a build without CUDA or on a machine without a GPU.
+# CUDA-aware MPI; --staging through any MPI; the clear refusal of a non-CUDA-aware MPI; the
+# refusal of --timer cuda by MPI-driven programs; no bandwidth above the card's copy ceiling.
+# Skips (77) in a build without CUDA or on a machine without a GPU.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 
@@ -52,12 +53,25 @@ for program in latency bw bibw; do
     done
 done
 
-# -d cuda means D D; --timer cuda gives the same schema from CUDA events.
+# --timer cuda: events on fabperf's stream see nothing of a host-driven MPI operation, so every
+# point-to-point program refuses it, in every placement, with one line.
+for program in latency bw bibw; do
+    run_job 2 default "fabperf_$program" -d cuda --timer cuda -m 1:64K -i 100 -x 10 --format json
+    check "$program -d cuda --timer cuda: refused, exit 2, one line" sh -c \
+        "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_$program: ' '$work/err') -eq 1 ] && grep -q '^fabperf_$program: --timer cuda: .*MPI operations are driven by the host' '$work/err'"
+done
+
+# No bandwidth above what this card can copy between two of its own buffers.
+ceiling=$("$FABPERF_GPU_PROBE" --copy-ceiling)
+echo "device-to-device copy ceiling: $ceiling MB/s"
 if [ "$aware" != no ]; then set -- ; else set -- --staging; fi
-run_job 2 default fabperf_latency -d cuda "$@" --timer cuda -m 1:64K -i 100 -x 10 --format json
-check "-d cuda --timer cuda: exit 0" rc_is 0
-if [ "$aware" != no ]; then set -- ; else set -- --staged; fi
-check "-d cuda --timer cuda: rows parse" check_output json "$work/out" --metric latency --max 65536 "$@"
-check "-d cuda: buffers D D, timer CUDA events" \
-    test "$(json_field "$work/out" buffers)/$(json_field "$work/out" timer)" = "D D/CUDA events"
+for program in bw bibw; do
+    run_job 2 default "fabperf_$program" -d cuda "$@" -m 1:64M -f 4 -i 20 -x 2 --format json
+    check "$program D D to 64 MiB: exit 0" rc_is 0
+    check "$program D D: every bandwidth (OSU's, P50, CI) at most 1.05 x the copy ceiling ($ceiling MB/s)" \
+        json_check "$work/out" "len(rows) == 14 and all(max(r['bw_mbps'], r['bw_p50_mbps'], r['bw_ci_hi_mbps']) <= 1.05 * $ceiling for r in rows)"
+done
+run_job 2 default fabperf_latency -d cuda "$@" -m 1:64K -i 100 -x 10 --format json
+check "-d cuda: buffers D D, timer MPI_Wtime" \
+    test "$(json_field "$work/out" buffers)/$(json_field "$work/out" timer)" = "D D/MPI_Wtime"
 finish

@@ -101,6 +101,22 @@ else
     expect_skip "$dir" verbs-rxm
 fi
 
+# The preflight step: its JSON and exit status kept in the run folder.
+if [[ ! -s $dir/preflight.json ]] || ! grep -q '"type"' "$dir/preflight.json"; then
+    failed "no preflight.json in $dir"
+fi
+[[ $(cat "$dir/preflight.status" 2>/dev/null) =~ ^[0-9]+$ ]] || failed "no preflight exit status in $dir"
+# A failing preflight (bad usage here: exit 2) stops the matrix with FABPERF_PREFLIGHT_STOP=1 ...
+dir=$(FABPERF_PREFLIGHT_STOP=1 FABPERF_PREFLIGHT_ARGS=--no-such-option FABPERF_ONLY='^tcp$' run_template libfabric) &&
+    failed "a failing preflight with FABPERF_PREFLIGHT_STOP=1 did not fail the job"
+[[ $(cat "$dir/preflight.status") == 2 ]] || failed "preflight status is not 2 in $dir"
+compgen -G "$dir/*.fabperf_*.json" >/dev/null && failed "the matrix ran after a failing preflight with FABPERF_PREFLIGHT_STOP=1"
+# ... and is only recorded without it.
+dir=$(FABPERF_PREFLIGHT_ARGS=--no-such-option FABPERF_ONLY='^tcp$' run_template libfabric) ||
+    failed "a failing preflight without FABPERF_PREFLIGHT_STOP stopped the job"
+[[ $(cat "$dir/preflight.status") == 2 ]] || failed "preflight status is not 2 in $dir"
+expect_runs "$dir" tcp "FI_PROVIDER=tcp"
+
 dir=$(FABPERF_ONLY='^(tcp|tcp-put-zcopy|shm|rc|dc)$' run_template ucx) || failed "ucx.sbatch job failed"
 expect_runs "$dir" tcp "UCX_TLS=tcp,self"
 expect_runs "$dir" tcp-put-zcopy "UCX_RNDV_SCHEME=put_zcopy"

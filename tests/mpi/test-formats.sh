@@ -10,6 +10,10 @@ for program in latency bw; do
     check "$program --format csv: exit 0" rc_is 0
     check "$program --format csv: one header, rows 2..64K" \
         check_output csv "$work/out" --metric "$metric" --min 2 --max 65536
+    if "$PYTHON3" -c 'import pandas' 2>/dev/null; then
+        check "$program --format csv: pandas.read_csv(comment='#') reads every row" "$PYTHON3" -c \
+            'import pandas, sys; d = pandas.read_csv(sys.argv[1], comment="#"); sys.exit(list(d["size"]) != [2 << i for i in range(16)])' "$work/out"
+    fi
     FI_PROVIDER='tcp;ofi_rxm' NCCL_SOCKET_IFNAME='lo,"odd"\value' run_job 2 sm "fabperf_$program" -m 8:4K -f 4 \
         -i 100 -x 10 --format json --label 'label "with" quotes'
     check "$program --format json: exit 0" rc_is 0
@@ -29,4 +33,11 @@ run_job 2 sm fabperf_latency -b 100 -e 400 --step-bytes 100 -i 50 -x 5 --format 
 check "--step-bytes: exit 0" rc_is 0
 check "--step-bytes: sizes 100, 200, 300, 400" sh -c \
     "$PYTHON3 -c 'import json,sys; s=[r[\"size\"] for r in map(json.loads, open(sys.argv[1])) if r[\"type\"]==\"row\"]; sys.exit(s!=[100,200,300,400])' '$work/out'"
+# Sizes that all round down to 0 B: bad usage, not an empty success.
+if [ -x "$FABPERF_BIN/../collective/fabperf_allreduce" ]; then
+    FABPERF_BIN=$FABPERF_BIN/../collective run_job 2 sm fabperf_allreduce -m 1:3 --format csv --output "$work/none.csv"
+    check "allreduce -m 1:3 (no whole float): exit 2, one line naming -m and the smallest size (4 B)" sh -c \
+        "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allreduce: ' '$work/err') -eq 1 ] && grep -q '^fabperf_allreduce: -m/--message-size: every size from 1 to 3 B rounds down to 0 B .* smallest size this run measures is 4 B' '$work/err'"
+    check "allreduce -m 1:3: no results file, no temporary file" sh -c "! ls '$work'/none.csv* 2>/dev/null"
+fi
 finish

@@ -21,6 +21,16 @@ for program in latency bw; do
     check "$program stalled: no temporary file left" sh -c "! ls '$work'/result.json.tmp.* 2>/dev/null"
 done
 
+# CSV cut short: the header information and the rows so far, then an end record that says so.
+run_with_fault 2 sm "FP_STALL_SIZE=4096" fabperf_bw -m 1K:16K -i 20 -x 2 --timeout 2 --format csv
+check "CSV stalled at 4096 B: rows 1K and 2K, then '# run cut short: timed out ... 4096 B'" "$PYTHON3" -c '
+import csv, sys
+lines = open(sys.argv[1]).read().splitlines()
+rows = list(csv.DictReader(l for l in lines if not l.startswith("#")))
+ends = [l for l in lines if l.startswith("# run ")]
+sys.exit(not (lines[0].startswith("# fabperf_bw ") and [r["size"] for r in rows] == ["1024", "2048"]
+              and ends == [lines[-1]] and ends[0].startswith("# run cut short: timed out after 2 s at size 4096 B")))' "$work/out"
+
 run_with_fault 2 sm "FP_STALL_SIZE=2048" fabperf_latency -m 1K:4K -i 20 -x 2 --timeout 1
 check "text to stdout: exit non-zero" rc_not 0
 check "text to stdout: the 1K row, then '# run cut short: timed out'" sh -c \

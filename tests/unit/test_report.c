@@ -33,6 +33,7 @@ static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
     snprintf(m->buffers, sizeof m->buffers, "H H");
     m->timer = "MPI_Wtime";
     m->timer_overhead_us = 0.025;
+    m->timer_resolution_us = 0.001;
     m->sample = "one sample";
     snprintf(m->iterations, sizeof m->iterations, "fixed: 100 operations per size");
     snprintf(m->warmup, sizeof m->warmup, "10 operations per size");
@@ -126,6 +127,8 @@ static void compare_golden(const char *name, const char *text)
     }
 }
 
+static int render_layout; /* fp_layout_t of the next render */
+
 static void render(const char *golden, fp_report_kind_t kind, fp_format_t format)
 {
     char *text = NULL;
@@ -135,6 +138,7 @@ static void render(const char *golden, fp_report_kind_t kind, fp_format_t format
     fp_report_t report;
     fp_row_t row;
     meta_init(&meta, kind);
+    meta.layout = render_layout;
     fp_report_begin(&report, out, format, &meta);
     if (kind == FP_REPORT_COLLECTIVE) {
         collective_row(&row, 1024, 0, 1);
@@ -142,6 +146,7 @@ static void render(const char *golden, fp_report_kind_t kind, fp_format_t format
         collective_row(&row, 1 << 20, 5, 1);
         fp_report_row(&report, &row);
         collective_row(&row, 4096, 0, 0);
+        coll_part.var[FP_VAR_IP].has_ci = 0; /* too few samples for an interval: none printed */
         fp_report_row(&report, &row);
         fp_report_end(&report, "complete", 1);
         fclose(out);
@@ -175,5 +180,11 @@ int main(void)
     render("collective.txt", FP_REPORT_COLLECTIVE, FP_FORMAT_TEXT);
     render("collective.csv", FP_REPORT_COLLECTIVE, FP_FORMAT_CSV);
     render("collective.jsonl", FP_REPORT_COLLECTIVE, FP_FORMAT_JSON);
+    render_layout = FP_LAYOUT_NCCL_TESTS;
+    render("collective-nccl-tests.txt", FP_REPORT_COLLECTIVE, FP_FORMAT_TEXT);
+    render_layout = FP_LAYOUT_OSU;
+    render("collective-osu.txt", FP_REPORT_COLLECTIVE, FP_FORMAT_TEXT);
+    render("latency-osu.txt", FP_REPORT_LATENCY, FP_FORMAT_TEXT);
+    render("bandwidth-osu.txt", FP_REPORT_BANDWIDTH, FP_FORMAT_TEXT);
     return CHECK_DONE();
 }

@@ -81,10 +81,37 @@ static void test_batch_rule(void)
 {
     /* 100 x 50 ns = 5 us: a 0.3 us operation needs 32 per sample (17 rounded up to a power of
      * two), a 2 us one 4, a 5 us one 1. */
-    CHECK(fp_batch_for(0.3e-6, 50e-9) == 32);
-    CHECK(fp_batch_for(2e-6, 50e-9) == 4);
-    CHECK(fp_batch_for(5e-6, 50e-9) == 1);
-    CHECK(fp_batch_for(0.0, 50e-9) == 1024); /* capped */
+    CHECK(fp_batch_for(0.3e-6, 50e-9, 1e-9) == 32);
+    CHECK(fp_batch_for(2e-6, 50e-9, 1e-9) == 4);
+    CHECK(fp_batch_for(5e-6, 50e-9, 1e-9) == 1);
+    CHECK(fp_batch_for(0.0, 50e-9, 1e-9) == 1024); /* capped */
+    /* A clock of 1 us steps: a sample must last 100 us, so a 0.3 us operation needs 512 and a
+     * 5 us one 32, whatever the timer's cost. */
+    CHECK(fp_batch_for(0.3e-6, 50e-9, 1e-6) == 512);
+    CHECK(fp_batch_for(5e-6, 50e-9, 1e-6) == 32);
+}
+
+static void test_unresolved(void)
+{
+    /* Every sample on one tick of 0: no width relative to a median of 0, never "0 %". */
+    double zeros[50] = {0};
+    fp_stats_t s;
+    fp_stats_compute(zeros, 50, &s);
+    CHECK(isnan(s.ci_halfwidth_pct));
+    /* Samples that all read 3 ticks: the interval is widened by a tick on each side. */
+    double ticks[50];
+    for (int i = 0; i < 50; i++)
+        ticks[i] = 3e-6;
+    fp_stats_compute(ticks, 50, &s);
+    CHECK_NEAR(s.ci_halfwidth_pct, 0, 0);
+    fp_stats_resolve(&s, 1e-6);
+    CHECK_NEAR(s.p50_lo, 2e-6, 1e-15);
+    CHECK_NEAR(s.p50_hi, 4e-6, 1e-15);
+    CHECK_NEAR(s.ci_halfwidth_pct, 100.0 / 3, 1e-9);
+    /* Batch means: the tails are not the operations', and are not reported. */
+    fp_stats_batch_means(&s, 8);
+    CHECK(isnan(s.min) && isnan(s.max) && isnan(s.p99) && isnan(s.stddev));
+    CHECK_NEAR(s.p50, 3e-6, 0);
 }
 
 int main(void)
@@ -93,6 +120,7 @@ int main(void)
     test_even_median_and_ci();
     test_ci_ranks();
     test_p99();
+    test_unresolved();
     test_single_sample();
     test_batch_rule();
     return CHECK_DONE();

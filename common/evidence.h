@@ -1,0 +1,72 @@
+/* Evidence of the path and verdicts, per size: which NICs carried the payload that had to cross
+ * nodes (byte counters read before and after the size, outside the timed region, gathered on rank
+ * 0), the line rate and efficiency, and the verdict of --expect and --expect-nic. */
+#ifndef FP_EVIDENCE_H
+#define FP_EVIDENCE_H
+
+#include <stdio.h>
+
+#include "core.h"
+#include "expect.h"
+
+#define FP_EVIDENCE_NICS 16 /* NICs listed per size (the busiest first) */
+
+typedef struct {
+    char node[64], name[80];
+    double bytes;        /* sent + received during the size (known counters only) */
+    double share;        /* bytes / the node's inter-node payload; NaN when that is 0 or unknown */
+    double line_rate_bps; /* 0: unknown */
+} fp_path_nic_t;
+
+typedef struct fp_evidence {
+    int measured;        /* 0: path evidence off (the other path fields are empty) */
+    double payload;      /* bytes that had to cross nodes, summed over nodes; 0: ranks share one host;
+                          * < 0: unknown (no single peer per rank: collectives) */
+    double exchanged;    /* bytes the ranks sent and received, all peers */
+    int nnodes;
+    char node[64];       /* rank 0's node */
+    int nnics;
+    fp_path_nic_t nics[FP_EVIDENCE_NICS];
+    char summary[512];   /* one line: where the traffic went */
+    double line_rate_bps; /* of the busiest NIC, or --line-rate; 0: unknown */
+    const char *line_rate_from; /* "--line-rate", or the NIC's name */
+    double line_rate;    /* in the headline's unit (MB/s, GB/s); 0 unknown or latency */
+    double efficiency;   /* headline p50 / line_rate; NaN when unknown */
+    fp_judgement_t judgement; /* --expect */
+    int nic_verdict;     /* fp_verdict_t of --expect-nic; FP_VERDICT_NONE without it */
+    char nic_why[640];   /* where the traffic went instead, when nic_verdict is a fail */
+    fp_verdict_t verdict; /* the worst of both */
+    char verdict_line[512]; /* fp_verdict_line of --expect; empty when no term applied */
+} fp_evidence_t;
+
+/* Per-run state of the path evidence; opaque to the sweep. */
+typedef struct fp_path fp_path_t;
+
+/* Collective. NULL (and nothing read) when --path-evidence off; FP_ERR only on failure. */
+int fp_path_open(fp_run_t *run, fp_path_t **path);
+void fp_path_close(fp_path_t *path);
+/* Around the family's measure: counters before (then a barrier, so that no peer's bytes of this size
+ * are counted early) and after, then gathered and judged on rank 0 into ev. Collective. */
+int fp_path_before(fp_path_t *path, fp_run_t *run);
+int fp_path_after(fp_path_t *path, fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev);
+
+/* Rank 0, pure: the summary line from payload and nics, and the --expect-nic verdict (NULL: none). */
+void fp_path_describe(fp_evidence_t *ev, const char *expect_nic, size_t size);
+/* Rank 0: line rate, efficiency and verdicts of one row (path part already filled or not measured). */
+void fp_verdict_row(const fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev);
+/* One line naming size, measured interval and threshold, for a failed or undecided size. */
+void fp_verdict_line(const fp_run_t *run, const fp_row_t *row, const fp_evidence_t *ev, char *out, size_t len);
+/* The line rate in the unit of the program's headline (MB/s, or GB/s for collectives' busbw; 0 for
+ * latency): bits/s -> unit, x2 for a bidirectional bandwidth. */
+double fp_line_rate_in_unit(const fp_bench_t *bench, double bps);
+
+/* Report hooks (evidence_report.c): extra keys after a row's own columns. */
+void fp_evidence_json_keys(FILE *out);
+void fp_evidence_json(FILE *out, const fp_evidence_t *ev);
+void fp_evidence_csv_header(FILE *out);
+void fp_evidence_csv(FILE *out, const fp_evidence_t *ev);
+void fp_evidence_text_header(FILE *out);
+void fp_evidence_text_cells(FILE *out, const fp_evidence_t *ev);
+void fp_evidence_text_lines(FILE *out, size_t size, const fp_evidence_t *ev);
+
+#endif

@@ -1,0 +1,131 @@
+/* The fields of path evidence and verdicts in a row: JSON keys, CSV columns, text cells and lines.
+ * JSON: "verdict" ("pass", "fail", "inconclusive", null), "expect" (the thresholds applied),
+ * "line_rate_gbps", "efficiency" (0..1), "path" ({payload_bytes, summary, nics: [{node, name,
+ * share, bytes, line_rate_gbps}], expect_nic, nic_verdict, nic_why} or null when off). */
+#include <math.h>
+
+#include "escape.h"
+#include "evidence.h"
+
+static const char *const keys[] = {"verdict", "expect", "line_rate_gbps", "efficiency", "path", NULL};
+
+static void number_or_null(FILE *out, double v)
+{
+    if (isfinite(v))
+        fprintf(out, "%.9g", v);
+    else
+        fputs("null", out);
+}
+
+static void string_or_null(FILE *out, const char *s)
+{
+    if (s && s[0])
+        fp_json_string(out, s);
+    else
+        fputs("null", out);
+}
+
+void fp_evidence_json_keys(FILE *out)
+{
+    for (int i = 0; keys[i]; i++)
+        fprintf(out, ",\"%s\"", keys[i]);
+}
+
+static void json_path(FILE *out, const fp_evidence_t *ev)
+{
+    fputs("{\"payload_bytes\":", out);
+    number_or_null(out, ev->payload >= 0 ? ev->payload : NAN);
+    fputs(",\"summary\":", out);
+    fp_json_string(out, ev->summary);
+    fputs(",\"nics\":[", out);
+    for (int i = 0; i < ev->nnics; i++) {
+        const fp_path_nic_t *n = &ev->nics[i];
+        fputs(i ? ",{\"node\":" : "{\"node\":", out);
+        fp_json_string(out, n->node);
+        fputs(",\"name\":", out);
+        fp_json_string(out, n->name);
+        fputs(",\"share\":", out);
+        number_or_null(out, n->share);
+        fprintf(out, ",\"bytes\":%.0f,\"line_rate_gbps\":", n->bytes);
+        number_or_null(out, n->line_rate_bps > 0 ? n->line_rate_bps / 1e9 : NAN);
+        fputc('}', out);
+    }
+    fputs("],\"nic_verdict\":", out);
+    string_or_null(out, ev->nic_verdict ? fp_verdict_name((fp_verdict_t)ev->nic_verdict) : NULL);
+    fputs(",\"nic_why\":", out);
+    string_or_null(out, ev->nic_why);
+    fputc('}', out);
+}
+
+void fp_evidence_json(FILE *out, const fp_evidence_t *ev)
+{
+    fputs(",\"verdict\":", out);
+    string_or_null(out, ev && ev->verdict ? fp_verdict_name(ev->verdict) : NULL);
+    fputs(",\"expect\":", out);
+    string_or_null(out, ev ? ev->judgement.expect : NULL);
+    fputs(",\"line_rate_gbps\":", out);
+    number_or_null(out, ev && ev->line_rate_bps > 0 ? ev->line_rate_bps / 1e9 : NAN);
+    fputs(",\"efficiency\":", out);
+    number_or_null(out, ev ? ev->efficiency : NAN);
+    fputs(",\"path\":", out);
+    if (ev && ev->measured)
+        json_path(out, ev);
+    else
+        fputs("null", out);
+}
+
+void fp_evidence_csv_header(FILE *out)
+{
+    fputs(",verdict,expect,line_rate_gbps,efficiency,path", out);
+}
+
+void fp_evidence_csv(FILE *out, const fp_evidence_t *ev)
+{
+    fputc(',', out);
+    fp_csv_field(out, ev && ev->verdict ? fp_verdict_name(ev->verdict) : "");
+    fputc(',', out);
+    fp_csv_field(out, ev ? ev->judgement.expect : "");
+    fputc(',', out);
+    if (ev && ev->line_rate_bps > 0)
+        fprintf(out, "%.9g", ev->line_rate_bps / 1e9);
+    fputc(',', out);
+    if (ev && isfinite(ev->efficiency))
+        fprintf(out, "%.9g", ev->efficiency);
+    fputc(',', out);
+    fp_csv_field(out, ev && ev->measured ? ev->summary : "");
+}
+
+void fp_evidence_text_header(FILE *out)
+{
+    fprintf(out, "%8s%14s", "Eff%", "Verdict");
+}
+
+void fp_evidence_text_cells(FILE *out, const fp_evidence_t *ev)
+{
+    if (ev && isfinite(ev->efficiency))
+        fprintf(out, "%8.1f", 100 * ev->efficiency);
+    else
+        fprintf(out, "%8s", "-");
+    fprintf(out, "%14s", ev && ev->verdict ? fp_verdict_name(ev->verdict) : "-");
+}
+
+void fp_evidence_text_lines(FILE *out, size_t size, const fp_evidence_t *ev)
+{
+    if (!ev)
+        return;
+    if (ev->measured) {
+        fprintf(out, "# path %zu: ", size);
+        fp_text_string(out, ev->summary);
+        fputc('\n', out);
+    }
+    if (ev->verdict_line[0]) {
+        fputs("# expect ", out);
+        fp_text_string(out, ev->verdict_line);
+        fputc('\n', out);
+    }
+    if (ev->nic_why[0]) {
+        fputs("# expect-nic ", out);
+        fp_text_string(out, ev->nic_why);
+        fputc('\n', out);
+    }
+}

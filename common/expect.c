@@ -1,0 +1,206 @@
+/* --expect terms: parsing and the judgement of one size's interval against them. */
+#include "expect.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "options.h"
+
+const char fp_expect_grammar[] =
+    "bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES] or PCT%line[@SIZES]; SIZES = S, S:, :S or S:S "
+    "with K M G T; several comma-separated, e.g. bw>=11000@4M,90%line@1M:";
+
+static int bad(char *err, size_t errlen, const char *term, const char *why)
+{
+    snprintf(err, errlen, "--expect: '%.60s' %s (accepted: %s)", term, why, fp_expect_grammar);
+    for (char *p = err; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return FP_ERR;
+}
+
+/* "S", "S:", ":S", "S:S" -> inclusive range. */
+static int parse_sizes(const char *text, size_t *lo, size_t *hi)
+{
+    char why[128], first[64];
+    const char *colon = strchr(text, ':');
+    *lo = 0;
+    *hi = SIZE_MAX;
+    if (!colon) {
+        FP_CHECK(fp_size_parse(text, lo, why, sizeof why));
+        *hi = *lo;
+        return FP_OK;
+    }
+    size_t len = (size_t)(colon - text);
+    if (len >= sizeof first || (len == 0 && colon[1] == '\0'))
+        return FP_ERR;
+    memcpy(first, text, len);
+    first[len] = '\0';
+    if (len && fp_size_parse(first, lo, why, sizeof why) != FP_OK)
+        return FP_ERR;
+    if (colon[1] && fp_size_parse(colon + 1, hi, why, sizeof why) != FP_OK)
+        return FP_ERR;
+    return *lo <= *hi ? FP_OK : FP_ERR;
+}
+
+static int parse_number(const char *text, size_t len, double *value)
+{
+    char buf[48], *end;
+    if (len == 0 || len >= sizeof buf || !(isdigit((unsigned char)text[0]) || text[0] == '.'))
+        return FP_ERR;
+    memcpy(buf, text, len);
+    buf[len] = '\0';
+    *value = strtod(buf, &end);
+    return *end == '\0' && isfinite(*value) && *value >= 0 ? FP_OK : FP_ERR;
+}
+
+/* QTY OP NUMBER or PCT%line, before any '@'. */
+static int parse_condition(fp_expect_term_t *t, const char *text, size_t len)
+{
+    const char *pct = memchr(text, '%', len);
+    if (pct) {
+        if ((size_t)(text + len - pct) != 5 || strncmp(pct, "%line", 5) != 0 ||
+            parse_number(text, (size_t)(pct - text), &t->value) != FP_OK || t->value <= 0)
+            return FP_ERR;
+        t->value /= 100.0;
+        t->quantity = FP_QTY_RATE;
+        t->at_least = t->of_line = 1;
+        return FP_OK;
+    }
+    static const struct { const char *name; fp_quantity_t q; } names[] = {
+        {"busbw", FP_QTY_RATE}, {"bw", FP_QTY_RATE}, {"lat", FP_QTY_LATENCY}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t n = strlen(names[i].name);
+        if (len < n + 3 || strncmp(text, names[i].name, n) != 0)
+            continue;
+        if (text[n + 1] != '=' || (text[n] != '>' && text[n] != '<'))
+            return FP_ERR;
+        t->quantity = names[i].q;
+        t->at_least = text[n] == '>';
+        t->of_line = 0;
+        return parse_number(text + n + 2, len - n - 2, &t->value);
+    }
+    return FP_ERR;
+}
+
+static int parse_term(fp_expect_term_t *t, const char *text, size_t len, char *err, size_t errlen)
+{
+    char term[64];
+    if (len == 0 || len >= sizeof term)
+        return bad(err, errlen, len ? "(too long)" : "", len ? "is too long" : "has an empty term");
+    memcpy(term, text, len);
+    term[len] = '\0';
+    memset(t, 0, sizeof *t);
+    snprintf(t->text, sizeof t->text, "%s", term);
+    char *at = strchr(term, '@');
+    size_t cond_len = at ? (size_t)(at - term) : len;
+    if (parse_condition(t, term, cond_len) != FP_OK)
+        return bad(err, errlen, term, "is not a threshold");
+    t->min_size = 0;
+    t->max_size = SIZE_MAX;
+    if (at && parse_sizes(at + 1, &t->min_size, &t->max_size) != FP_OK)
+        return bad(err, errlen, term, "has no valid sizes after @");
+    return FP_OK;
+}
+
+int fp_expect_parse(fp_expect_t *e, const char *text, char *err, size_t errlen)
+{
+    const char *p = text;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (e->count >= FP_EXPECT_MAX) {
+            snprintf(err, errlen, "--expect: more than %d terms (accepted: %s)", FP_EXPECT_MAX, fp_expect_grammar);
+            return FP_ERR;
+        }
+        FP_CHECK(parse_term(&e->terms[e->count], p, len, err, errlen));
+        e->count++;
+        if (!comma)
+            return FP_OK;
+        p = comma + 1;
+    }
+}
+
+int fp_bitrate_parse(const char *text, double *bps)
+{
+    char *end;
+    if (!isdigit((unsigned char)text[0]) && text[0] != '.')
+        return FP_ERR;
+    double v = strtod(text, &end);
+    static const char units[] = "KMGT";
+    const char *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
+    if (u) {
+        v *= pow(1000.0, (double)(u - units + 1));
+        end++;
+    }
+    if (*end && strcmp(end, "bit") && strcmp(end, "b") && strcmp(end, "bps") && strcmp(end, "bit/s"))
+        return FP_ERR;
+    if (!isfinite(v) || v <= 0)
+        return FP_ERR;
+    *bps = v;
+    return FP_OK;
+}
+
+const char *fp_verdict_name(fp_verdict_t v)
+{
+    static const char *const names[] = {"none", "pass", "inconclusive", "fail"};
+    return names[v];
+}
+
+/* One term's verdict; *threshold its value in the unit (NaN: line rate unknown). */
+static fp_verdict_t judge_term(const fp_expect_term_t *t, double lo, double hi, double line_rate, double *threshold)
+{
+    *threshold = t->of_line ? (line_rate > 0 ? t->value * line_rate : NAN) : t->value;
+    if (isnan(*threshold) || isnan(lo) || isnan(hi))
+        return FP_VERDICT_INCONCLUSIVE;
+    double good_edge = t->at_least ? lo : hi, bad_edge = t->at_least ? hi : lo;
+    int good = t->at_least ? good_edge >= *threshold : good_edge <= *threshold;
+    int bad_side = t->at_least ? bad_edge < *threshold : bad_edge > *threshold;
+    return good ? FP_VERDICT_PASS : bad_side ? FP_VERDICT_FAIL : FP_VERDICT_INCONCLUSIVE;
+}
+
+static void append_expect(fp_judgement_t *out, const fp_expect_term_t *t, double threshold)
+{
+    size_t used = strlen(out->expect);
+    const char *sep = used ? "; " : "";
+    if (t->of_line && isnan(threshold))
+        snprintf(out->expect + used, sizeof out->expect - used, "%s%s (line rate unknown)", sep, t->text);
+    else if (t->of_line)
+        snprintf(out->expect + used, sizeof out->expect - used, "%s%s (%s %.6g)", sep, t->text, t->at_least ? ">=" : "<=",
+                 threshold);
+    else
+        snprintf(out->expect + used, sizeof out->expect - used, "%s%s", sep, t->text);
+}
+
+fp_verdict_t fp_expect_judge(const fp_expect_t *e, size_t bytes, fp_quantity_t quantity, double lo, double p50,
+                             double hi, double line_rate, fp_judgement_t *out)
+{
+    fp_judgement_t local;
+    if (!out)
+        out = &local;
+    memset(out, 0, sizeof *out);
+    out->threshold = NAN;
+    (void)p50; /* the verdict is about the interval; p50 lies inside it */
+    for (int i = 0; e && i < e->count; i++) {
+        const fp_expect_term_t *t = &e->terms[i];
+        if (t->quantity != quantity || bytes < t->min_size || bytes > t->max_size)
+            continue;
+        double threshold;
+        fp_verdict_t v = judge_term(t, lo, hi, line_rate, &threshold);
+        append_expect(out, t, threshold);
+        if (v >= out->verdict) { /* the worst term decides, and names its threshold */
+            out->verdict = v;
+            out->threshold = threshold;
+        }
+        if (isnan(threshold) && !out->reason[0])
+            snprintf(out->reason, sizeof out->reason, "line rate unknown (give --line-rate)");
+        else if ((isnan(lo) || isnan(hi)) && !out->reason[0])
+            snprintf(out->reason, sizeof out->reason, "no confidence interval (too few samples)");
+    }
+    return out->verdict;
+}

@@ -1,0 +1,63 @@
+/* Expectations (--expect) and their verdicts: per-size thresholds on a measured quantity, judged
+ * on its median's confidence interval. Pure: no MPI, no I/O; every family (and any tool) can judge
+ * one cell with fp_expect_judge.
+ *
+ * Grammar (several terms comma-separated, or the option repeated):
+ *   TERM  = QTY OP NUMBER [@SIZES]  |  PCT%line [@SIZES]
+ *   QTY   = bw | busbw (the program's rate: MB/s point-to-point, busbw GB/s collectives) | lat (us)
+ *   OP    = >= | <=
+ *   SIZES = S | S: | :S | S:S   (bytes, suffixes K M G T; ranges inclusive)
+ *   PCT%line: rate >= PCT % of the line rate. */
+#ifndef FP_EXPECT_H
+#define FP_EXPECT_H
+
+#include <stddef.h>
+
+#define FP_EXPECT_MAX 16
+
+typedef enum { FP_QTY_LATENCY, FP_QTY_RATE } fp_quantity_t;
+
+/* Ordered by severity: the verdict of several terms is the worst one. */
+typedef enum { FP_VERDICT_NONE, FP_VERDICT_PASS, FP_VERDICT_INCONCLUSIVE, FP_VERDICT_FAIL } fp_verdict_t;
+
+typedef struct {
+    fp_quantity_t quantity;
+    int at_least;    /* 1: good when >= value; 0: good when <= value */
+    int of_line;     /* value is a fraction of the line rate */
+    double value;    /* in the quantity's unit, or the fraction (0.9) */
+    size_t min_size, max_size; /* inclusive */
+    char text[64];   /* the term as given */
+} fp_expect_term_t;
+
+typedef struct fp_expect {
+    fp_expect_term_t terms[FP_EXPECT_MAX];
+    int count;
+} fp_expect_t;
+
+/* Adds the terms of one --expect value. FP_OK, or FP_ERR with one line in err naming the option
+ * and the accepted grammar. */
+int fp_expect_parse(fp_expect_t *e, const char *text, char *err, size_t errlen);
+extern const char fp_expect_grammar[];
+
+/* "100G" -> 1e11 bits/s (suffixes K M G T are powers of 1000; "bit", "b", "bps" may follow).
+ * FP_OK or FP_ERR. */
+int fp_bitrate_parse(const char *text, double *bps);
+
+typedef struct {
+    fp_verdict_t verdict;
+    double threshold;  /* of the deciding term, in the quantity's unit; NaN when unknown */
+    char expect[160];  /* the applicable terms, each with its threshold in the unit */
+    char reason[96];   /* why inconclusive when it is not about the CI ("line rate unknown") */
+} fp_judgement_t;
+
+/* Judges one size: the median p50 and its 95% CI [lo, hi] of `quantity`, in its unit; line_rate
+ * in the same unit (0: unknown). Pass when the whole CI is on the good side of every applicable
+ * threshold (a bound equal to the threshold is on the good side), fail when the whole CI of one
+ * is on the bad side, inconclusive otherwise (also: no CI, or a %line term without a line rate);
+ * none when no term applies to this size and quantity. out may be NULL. */
+fp_verdict_t fp_expect_judge(const fp_expect_t *e, size_t bytes, fp_quantity_t quantity, double lo, double p50,
+                             double hi, double line_rate, fp_judgement_t *out);
+
+const char *fp_verdict_name(fp_verdict_t v); /* "pass", "fail", "inconclusive", "none" */
+
+#endif

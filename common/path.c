@@ -1,0 +1,248 @@
+/* Path evidence: every node's NIC byte counters around one size, gathered on rank 0 and set
+ * against the payload that had to cross nodes (which the family reports per rank). One rank per
+ * node reads the counters (ranks of a node see the same ones). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evidence.h"
+#include "sysfs_net.h"
+
+#define NODE_NAME 64
+
+/* What each rank sends to rank 0 per size, then its node's NICs that moved (leaders only). */
+typedef struct {
+    double traffic;
+    int peer, nrecs;
+} rank_head_t;
+
+typedef struct {
+    char name[80];
+    double bytes, line_rate_bps;
+} nic_rec_t;
+
+struct fp_path {
+    fp_nic_list_t list;
+    fp_nic_snapshot_t before, after;
+    fp_nic_delta_t *deltas;
+    nic_rec_t *mine;        /* this node's records, list.count */
+    int leader, nranks;
+    int *host_of;           /* rank -> host index */
+    char (*names)[NODE_NAME]; /* host index -> name */
+    int nhosts;
+    rank_head_t *heads;     /* rank 0: one per rank */
+    nic_rec_t *recs;        /* rank 0: all records of a size */
+    int *counts, *displs;   /* rank 0: Gatherv in bytes */
+    size_t recs_cap;
+};
+
+void fp_path_close(fp_path_t *p)
+{
+    if (!p)
+        return;
+    fp_nic_snapshot_free(&p->before);
+    fp_nic_snapshot_free(&p->after);
+    fp_nic_list_free(&p->list);
+    free(p->deltas);
+    free(p->mine);
+    free(p->host_of);
+    free(p->names);
+    free(p->heads);
+    free(p->recs);
+    free(p->counts);
+    free(p->displs);
+    free(p);
+}
+
+/* Every rank's node name; host indices in order of first rank; leader = first rank of a node. */
+static int map_hosts(fp_path_t *p, fp_run_t *run)
+{
+    char mine[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    int len;
+    MPI_Get_processor_name(mine, &len);
+    char (*all)[NODE_NAME] = calloc((size_t)p->nranks, NODE_NAME);
+    p->host_of = calloc((size_t)p->nranks, sizeof *p->host_of);
+    p->names = calloc((size_t)p->nranks, NODE_NAME);
+    if (!all || !p->host_of || !p->names) {
+        free(all);
+        return fp_fail("path evidence: out of memory for %d node names", p->nranks);
+    }
+    char padded[NODE_NAME] = "";
+    snprintf(padded, sizeof padded, "%s", mine);
+    int rc = MPI_Allgather(padded, NODE_NAME, MPI_CHAR, all, NODE_NAME, MPI_CHAR, run->ctx.comm);
+    for (int r = 0; rc == MPI_SUCCESS && r < p->nranks; r++) {
+        int h = 0;
+        while (h < p->nhosts && strcmp(p->names[h], all[r]) != 0)
+            h++;
+        if (h == p->nhosts)
+            memcpy(p->names[p->nhosts++], all[r], NODE_NAME);
+        p->host_of[r] = h;
+        if (strcmp(all[r], padded) == 0 && r < run->ctx.rank)
+            p->leader = 0;
+    }
+    free(all);
+    if (rc != MPI_SUCCESS)
+        return fp_fail("MPI_Allgather of node names for the path evidence failed (error %d)", rc);
+    return FP_OK;
+}
+
+int fp_path_open(fp_run_t *run, fp_path_t **path)
+{
+    *path = NULL;
+    if (!run->params.path_evidence)
+        return FP_OK;
+    fp_path_t *p = calloc(1, sizeof *p);
+    if (!p)
+        return fp_fail("path evidence: out of memory");
+    p->leader = 1;
+    p->nranks = run->ctx.nranks;
+    *path = p;
+    FP_CHECK(map_hosts(p, run));
+    if (p->leader) {
+        FP_CHECK(fp_nic_list(NULL, &p->list));
+        p->deltas = calloc(p->list.count + 1, sizeof *p->deltas);
+        p->mine = calloc(p->list.count + 1, sizeof *p->mine);
+        if (!p->deltas || !p->mine)
+            return fp_fail("path evidence: out of memory for %zu NICs", p->list.count);
+    }
+    if (run->ctx.rank == 0) {
+        p->heads = calloc((size_t)p->nranks, sizeof *p->heads);
+        p->counts = calloc((size_t)p->nranks, sizeof *p->counts);
+        p->displs = calloc((size_t)p->nranks, sizeof *p->displs);
+        if (!p->heads || !p->counts || !p->displs)
+            return fp_fail("path evidence: out of memory for %d ranks", p->nranks);
+    }
+    return FP_OK;
+}
+
+int fp_path_before(fp_path_t *p, fp_run_t *run)
+{
+    if (p->leader && fp_nic_snapshot(&p->list, &p->before) != FP_OK)
+        return fp_fail("path evidence: reading NIC counters failed (out of memory)");
+    FP_MPI_CHECK(MPI_Barrier(run->ctx.comm));
+    return FP_OK;
+}
+
+/* This node's NICs that moved bytes since the snapshot before. */
+static int node_records(fp_path_t *p)
+{
+    int n = 0;
+    if (!p->leader)
+        return 0;
+    if (fp_nic_snapshot(&p->list, &p->after) != FP_OK ||
+        fp_nic_delta(&p->list, &p->before, &p->after, p->deltas) != FP_OK)
+        return fp_fail("path evidence: reading NIC counters failed");
+    for (size_t i = 0; i < p->list.count; i++) {
+        const fp_nic_delta_t *d = &p->deltas[i];
+        double bytes = (d->tx_known ? (double)d->tx_bytes : 0) + (d->rx_known ? (double)d->rx_bytes : 0);
+        if (bytes <= 0)
+            continue;
+        snprintf(p->mine[n].name, sizeof p->mine[n].name, "%s", p->list.nics[i].name);
+        p->mine[n].bytes = bytes;
+        p->mine[n].line_rate_bps = p->list.nics[i].line_rate_bps;
+        n++;
+    }
+    return n;
+}
+
+static int gather(fp_path_t *p, fp_run_t *run, const fp_row_t *row, int *total)
+{
+    int n = node_records(p);
+    if (n < 0)
+        return FP_ERR;
+    rank_head_t head = {row->traffic_bytes, row->traffic_peer, n};
+    FP_MPI_CHECK(MPI_Gather(&head, (int)sizeof head, MPI_BYTE, p->heads, (int)sizeof head, MPI_BYTE, 0, run->ctx.comm));
+    *total = 0;
+    if (run->ctx.rank == 0) {
+        for (int r = 0; r < p->nranks; r++) {
+            p->counts[r] = p->heads[r].nrecs * (int)sizeof(nic_rec_t);
+            p->displs[r] = *total * (int)sizeof(nic_rec_t);
+            *total += p->heads[r].nrecs;
+        }
+        if ((size_t)*total > p->recs_cap) {
+            nic_rec_t *grown = realloc(p->recs, (size_t)*total * sizeof *grown);
+            if (!grown)
+                return fp_fail("path evidence: out of memory for %d NIC records", *total);
+            p->recs = grown;
+            p->recs_cap = (size_t)*total;
+        }
+    }
+    FP_MPI_CHECK(MPI_Gatherv(p->mine, n * (int)sizeof(nic_rec_t), MPI_BYTE, p->recs, p->counts, p->displs, MPI_BYTE,
+                             0, run->ctx.comm));
+    return FP_OK;
+}
+
+/* Rank 0: per node the payload that had to cross (ranks whose peer is on another node). */
+static void node_payloads(const fp_path_t *p, double *payload, double *exchanged, int *unknown)
+{
+    *unknown = 0;
+    for (int r = 0; r < p->nranks; r++) {
+        const rank_head_t *h = &p->heads[r];
+        int host = p->host_of[r];
+        exchanged[host] += h->traffic;
+        if (h->peer < 0 || h->peer >= p->nranks)
+            *unknown = 1;
+        else if (p->host_of[h->peer] != host)
+            payload[host] += h->traffic;
+    }
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+    double x = ((const fp_path_nic_t *)a)->bytes, y = ((const fp_path_nic_t *)b)->bytes;
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* Rank 0: the NICs that moved >= 1% of their node's reference (payload, or what it exchanged). */
+static void collect(const fp_path_t *p, int total, fp_evidence_t *ev, double *payload, double *exchanged)
+{
+    int unknown, r = 0, left = p->heads[0].nrecs;
+    node_payloads(p, payload, exchanged, &unknown);
+    ev->payload = 0;
+    ev->exchanged = 0;
+    ev->nnodes = p->nhosts;
+    snprintf(ev->node, sizeof ev->node, "%s", p->names[0]);
+    for (int h = 0; h < p->nhosts; h++) {
+        ev->payload += payload[h];
+        ev->exchanged += exchanged[h];
+    }
+    if (unknown && p->nhosts > 1) /* on one host nothing has to cross, whatever the algorithm */
+        ev->payload = -1;
+    fp_path_nic_t all[FP_EVIDENCE_NICS * 4];
+    int n = 0;
+    for (int i = 0; i < total; i++) {
+        while (left == 0)
+            left = p->heads[++r].nrecs;
+        left--;
+        int host = p->host_of[r];
+        double ref = payload[host] > 0 ? payload[host] : exchanged[host];
+        const nic_rec_t *rec = &p->recs[i];
+        if (rec->bytes < 0.01 * ref || rec->bytes < 4096 || n == (int)(sizeof all / sizeof all[0]))
+            continue;
+        fp_path_nic_t *nic = &all[n++];
+        snprintf(nic->node, sizeof nic->node, "%s", p->names[host]);
+        snprintf(nic->name, sizeof nic->name, "%s", rec->name);
+        nic->bytes = rec->bytes;
+        nic->share = ev->payload > 0 && payload[host] > 0 ? rec->bytes / payload[host] : NAN;
+        nic->line_rate_bps = rec->line_rate_bps;
+    }
+    qsort(all, (size_t)n, sizeof all[0], by_bytes);
+    ev->nnics = n < FP_EVIDENCE_NICS ? n : FP_EVIDENCE_NICS;
+    memcpy(ev->nics, all, (size_t)ev->nnics * sizeof all[0]);
+}
+
+int fp_path_after(fp_path_t *p, fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev)
+{
+    int total = 0;
+    FP_CHECK(gather(p, run, row, &total));
+    if (run->ctx.rank != 0)
+        return FP_OK;
+    double *payload = calloc((size_t)p->nhosts * 2, sizeof *payload);
+    if (!payload)
+        return fp_fail("path evidence: out of memory for %d nodes", p->nhosts);
+    ev->measured = 1;
+    collect(p, total, ev, payload, payload + p->nhosts);
+    free(payload);
+    fp_path_describe(ev, run->params.expect_nic, row->size);
+    return FP_OK;
+}

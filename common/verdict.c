@@ -1,0 +1,149 @@
+/* Rank 0's judgement of one size: where the payload went (summary, --expect-nic), the line rate,
+ * the efficiency and the verdict of --expect. Pure apart from the run's parameters. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "evidence.h"
+
+#define NIC_SHARE_NEEDED 0.9
+
+static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
+}
+
+/* "fpveth0@h1 100.2%, lo@h1 3.1 MB": shares where a node had payload, else bytes. */
+static void nic_list(const fp_evidence_t *ev, char *buf, size_t len)
+{
+    for (int i = 0; i < ev->nnics; i++) {
+        const fp_path_nic_t *n = &ev->nics[i];
+        append(buf, len, "%s%s@%s ", i ? ", " : "", n->name, n->node);
+        if (isnan(n->share))
+            append(buf, len, "%.1f MB", n->bytes / 1e6);
+        else
+            append(buf, len, "%.1f%%", 100 * n->share);
+    }
+}
+
+static void summarize(fp_evidence_t *ev)
+{
+    char *s = ev->summary;
+    size_t len = sizeof ev->summary;
+    s[0] = '\0';
+    if (ev->payload > 0)
+        append(s, len, "inter-node payload %.1f MB: ", ev->payload / 1e6);
+    else if (ev->payload == 0)
+        append(s, len, "no inter-node payload (all ranks on %s); NICs that moved anyway: ", ev->node);
+    else
+        append(s, len, "inter-node payload unknown (no single peer per rank); NICs that moved: ");
+    if (ev->nnics)
+        nic_list(ev, s, len);
+    else
+        append(s, len, ev->payload > 0 ? "no NIC counter saw it" : "none (shared memory, or a path without counters)");
+}
+
+/* Share of the inter-node payload (or, when unknown, of the NIC bytes off loopback) through name. */
+static double share_through(const fp_evidence_t *ev, const char *name)
+{
+    double through = 0, total = 0;
+    for (int i = 0; i < ev->nnics; i++) {
+        const fp_path_nic_t *n = &ev->nics[i];
+        if (strcmp(n->name, name) == 0 && (ev->payload < 0 || !isnan(n->share)))
+            through += n->bytes;
+        if (strcmp(n->name, "lo") != 0)
+            total += n->bytes;
+    }
+    if (ev->payload > 0)
+        return through / ev->payload;
+    return total > 0 ? through / total : 0;
+}
+
+void fp_path_describe(fp_evidence_t *ev, const char *expect_nic, size_t size)
+{
+    summarize(ev);
+    ev->nic_verdict = FP_VERDICT_NONE;
+    ev->nic_why[0] = '\0';
+    if (!expect_nic)
+        return;
+    if (ev->payload == 0) {
+        ev->nic_verdict = FP_VERDICT_FAIL;
+        snprintf(ev->nic_why, sizeof ev->nic_why, "size %zu: nothing had to cross %s: %s", size, expect_nic, ev->summary);
+        return;
+    }
+    double f = share_through(ev, expect_nic);
+    ev->nic_verdict = f >= NIC_SHARE_NEEDED ? FP_VERDICT_PASS : FP_VERDICT_FAIL;
+    if (ev->nic_verdict == FP_VERDICT_FAIL)
+        snprintf(ev->nic_why, sizeof ev->nic_why, "size %zu: %.1f%% crossed %s (--expect-nic needs >= %.0f%%); %s", size,
+                 100 * f, expect_nic, 100 * NIC_SHARE_NEEDED, ev->summary);
+}
+
+double fp_line_rate_in_unit(const fp_bench_t *bench, double bps)
+{
+    switch (bench->report) {
+    case FP_REPORT_BANDWIDTH: return bps / 8e6 * (bench->directions > 1 ? bench->directions : 1);
+    case FP_REPORT_COLLECTIVE: return bps / 8e9;
+    default: return 0;
+    }
+}
+
+/* --line-rate, else the busiest NIC when it carried at least half of the payload. */
+static void pick_line_rate(const fp_run_t *run, fp_evidence_t *ev)
+{
+    ev->line_rate_bps = 0;
+    ev->line_rate_from = NULL;
+    if (run->params.line_rate_bps > 0) {
+        ev->line_rate_bps = run->params.line_rate_bps;
+        ev->line_rate_from = "--line-rate";
+    } else if (ev->measured && ev->nnics && ev->payload > 0 && ev->nics[0].share >= 0.5 &&
+               ev->nics[0].line_rate_bps > 0) {
+        ev->line_rate_bps = ev->nics[0].line_rate_bps;
+        ev->line_rate_from = ev->nics[0].name;
+    }
+    ev->line_rate = fp_line_rate_in_unit(run->bench, ev->line_rate_bps);
+}
+
+void fp_verdict_row(const fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev)
+{
+    pick_line_rate(run, ev);
+    const fp_estimate_t *h = &row->headline;
+    ev->efficiency = ev->line_rate > 0 && isfinite(h->p50) ? h->p50 / ev->line_rate : NAN;
+    fp_quantity_t q = run->bench->report == FP_REPORT_LATENCY ? FP_QTY_LATENCY : FP_QTY_RATE;
+    double lo = row->time.has_ci ? h->lo : NAN, hi = row->time.has_ci ? h->hi : NAN;
+    fp_expect_judge(&run->params.expect, row->size, q, lo, h->p50, hi, ev->line_rate, &ev->judgement);
+    ev->verdict = ev->judgement.verdict;
+    if ((fp_verdict_t)ev->nic_verdict > ev->verdict)
+        ev->verdict = (fp_verdict_t)ev->nic_verdict;
+    if (ev->verdict == FP_VERDICT_NONE && ev->nic_verdict == FP_VERDICT_PASS)
+        ev->verdict = FP_VERDICT_PASS;
+}
+
+static const char *unit_of(const fp_bench_t *bench)
+{
+    return bench->report == FP_REPORT_LATENCY ? "us" : bench->report == FP_REPORT_COLLECTIVE ? "GB/s busbw" : "MB/s";
+}
+
+void fp_verdict_line(const fp_run_t *run, const fp_row_t *row, const fp_evidence_t *ev, char *out, size_t len)
+{
+    const fp_judgement_t *j = &ev->judgement;
+    const char *unit = unit_of(run->bench);
+    out[0] = '\0';
+    if (j->verdict == FP_VERDICT_NONE)
+        return;
+    append(out, len, "size %zu: %s: median %.6g %s, 95%% CI [%.6g, %.6g] against %s", row->size,
+           fp_verdict_name(j->verdict), row->headline.p50, unit, row->headline.lo, row->headline.hi, j->expect);
+    if (!isnan(j->threshold))
+        append(out, len, ", threshold %.6g %s", j->threshold, unit);
+    if (ev->line_rate_bps > 0)
+        append(out, len, " (line rate %.6g Gb/s from %s)", ev->line_rate_bps / 1e9, ev->line_rate_from);
+    if (j->reason[0])
+        append(out, len, "; %s", j->reason);
+}

@@ -1,0 +1,48 @@
+#!/bin/sh
+# The clock and the batch: a clock of 1 us steps (tests/faults/coarse_clock.c) must still give a
+# resolved, non-zero latency and never a 0 % interval or a target met on unresolved samples; the
+# automatic batch only goes down as sizes grow; with batch > 1 no per-operation tails are claimed;
+# --timer cuda is refused where events cannot see the operation.
+# shellcheck source=tests/lib.sh
+. "$FABPERF_TESTS_DIR/lib.sh"
+
+# CUDA events time what is enqueued on fabperf's stream: MPI operations enqueue nothing there.
+for program in latency bw bibw allreduce; do
+    bin=$FABPERF_BIN
+    [ "$program" != allreduce ] || bin=$FABPERF_BIN/../collective
+    [ -x "$bin/fabperf_$program" ] || continue
+    FABPERF_BIN=$bin run_job 2 sm "fabperf_$program" --timer cuda -m 1:8 -i 10
+    check "$program --timer cuda: exit 2, one line saying MPI operations enqueue nothing on the stream" sh -c \
+        "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_$program: ' '$work/err') -eq 1 ] && grep -q '^fabperf_$program: --timer cuda: CUDA events time work enqueued on a CUDA stream .*MPI operations are driven by the host' '$work/err'"
+done
+run_job 2 sm fabperf_latency --help
+check "--help: --timer cuda only with --backend nccl" grep -q -- '--timer T .*cuda (CUDA events.*only with --backend nccl)' "$work/out"
+
+# A clock of 1 us steps, found by reading it (MPI_Wtick is left alone).
+FABPERF_FAULT_LIB=$FABPERF_CLOCK_FAULT_LIB
+for mode in "-a" "-i 100000"; do
+    # shellcheck disable=SC2086 # mode is words
+    run_with_fault 2 sm "FP_CLOCK_TICK_US=1" fabperf_latency -m 1:64 $mode --format json
+    check "coarse clock, $mode: exit 0" rc_is 0
+    check "coarse clock, $mode: resolution 1 us found; every sample >= ~100 ticks; P50 > 0; CI width > 0" json_check "$work/out" "
+0.9 <= meta['timer_resolution_us'] <= 1.1 and len(rows) == 7 and all(
+    r['p50_us'] > 0.02 and r['batch'] * 2 * r['p50_us'] >= 90 and r['ci_halfwidth_pct'] is not None
+    and r['ci_halfwidth_pct'] > 0 and r['p50_ci_hi_us'] - r['p50_ci_lo_us'] >= 2 * 1.0 / (2 * r['batch']) * 0.999
+    for r in rows)"
+    [ "$mode" != -a ] || check "coarse clock, -a: no target met with a side beyond 1 %" json_check "$work/out" "
+all(r['p50_ci_hi_us'] <= r['p50_us'] * 1.01 + 1e-9 and r['p50_ci_lo_us'] >= r['p50_us'] * 0.99 - 1e-9
+    for r in rows if r['target_met'])"
+done
+
+# The automatic batch does not alternate between neighbouring values: it never halves from one size
+# to the next; batch means carry no per-operation tails.
+run_job 2 sm fabperf_latency -m 1:64K -i 2000 --format json
+check "latency: the batch never halves from one size to the next" json_check "$work/out" \
+    "len(rows) == 17 and all(2 * b['batch'] != a['batch'] for a, b in zip(rows, rows[1:]))"
+check "latency: min, p99, max, stddev only at batch 1" json_check "$work/out" "all(
+    (r['batch'] > 1) == (r['min_us'] is None and r['max_us'] is None and r['p99_us'] is None and r['stddev_us'] is None)
+    for r in rows) and any(r['batch'] > 1 for r in rows)"
+run_job 2 sm fabperf_latency -m 8:8 -i 2000 --batch 1 --format json
+check "latency --batch 1: tails printed" json_check "$work/out" \
+    "rows[0]['batch'] == 1 and rows[0]['min_us'] > 0 and rows[0]['p99_us'] >= rows[0]['p50_us'] and rows[0]['stddev_us'] is not None"
+finish

@@ -1,0 +1,67 @@
+#!/bin/sh
+# --expect verdicts and the path evidence on one host: pass, fail (exit 3, one line naming size,
+# interval and threshold), inconclusive without a line rate, busbw for collectives, the adaptive
+# rule sampling on while undecided, --path-evidence off.
+# shellcheck source=tests/lib.sh
+. "$FABPERF_TESTS_DIR/lib.sh"
+
+# rows_hold EXPR: EXPR (Python, over each row r and the meta line of $work/out) holds for every row
+rows_hold() {
+    "$PYTHON3" - "$work/out" "$1" <<'PY'
+import json, sys
+rows = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "row"]
+meta = json.loads(open(sys.argv[1]).readline())
+ok = bool(rows) and all(eval("(" + sys.argv[2] + ")") for r in rows)
+if not ok:
+    print("  does not hold:", sys.argv[2], rows[:2])
+sys.exit(0 if ok else 1)
+PY
+}
+
+one_line() {
+    [ "$(grep -c "$1" "$work/err")" -eq 1 ] || { echo "  stderr:"; sed 's/^/    /' "$work/err" | head; return 1; }
+}
+
+run_job 2 sm fabperf_latency -m 8:64 -i 200 --format json --expect 'lat<=100000'
+check "lat<=100000: exit 0" rc_is 0
+check "lat<=100000: every size passes, keys in meta columns" rows_hold \
+    'r["verdict"] == "pass" and r["expect"] == "lat<=100000" and r["efficiency"] is None and
+     all(k in meta["columns"] for k in ("verdict", "expect", "line_rate_gbps", "efficiency", "path"))'
+
+run_job 2 sm fabperf_latency -m 8:64 -i 200 --expect 'lat<=0.00001@16:32'
+check "lat<=0.00001@16:32: exit 3" rc_is 3
+check "lat<=0.00001@16:32: one line per failed size naming interval and threshold" one_line \
+    '^fabperf_latency: expectation failed: size 16: fail: median [0-9.e+-]* us, 95% CI \[[0-9.e+-]*, [0-9.e+-]*\] against lat<=0.00001@16:32, threshold 1e-05 us$'
+check "lat<=0.00001@16:32: sizes outside the range not judged" sh -c \
+    "grep -Eq '^8 .* -$' '$work/out' && grep -Eq '^32 .* fail$' '$work/out'"
+
+run_job 2 sm fabperf_bw -m 64K:64K -i 20 --batch 1 --format json --expect '50%line'
+check "50%line without a line rate on one host: exit 0, inconclusive" rc_is 0
+check "50%line: verdict inconclusive, line rate unknown" rows_hold \
+    'r["verdict"] == "inconclusive" and r["line_rate_gbps"] is None and "line rate unknown" in r["expect"]'
+
+run_job 2 sm fabperf_bw -m 64K:64K -i 20 --batch 1 --format json --line-rate 1T --expect '99%line'
+check "--line-rate 1T --expect 99%line: exit 3, efficiency known" rc_is 3
+check "99%line of 1 Tbit/s: fail, efficiency = p50 / 125000 MB/s" rows_hold \
+    'r["verdict"] == "fail" and r["line_rate_gbps"] == 1000 and abs(r["efficiency"] - r["bw_p50_mbps"] / 125000) < 1e-9'
+
+FABPERF_BIN=$FABPERF_COLL_BIN run_job 2 sm fabperf_allreduce -m 4K:4K -i 20 --batch 1 --format json --expect 'busbw>=1000000'
+check "allreduce busbw>=1000000 GB/s: exit 3" rc_is 3
+check "allreduce: judged on busbw" one_line 'expectation failed: size 4096: fail: median [0-9.e+-]* GB/s busbw'
+check "allreduce on one host: no inter-node payload, whatever the algorithm" rows_hold \
+    'r["verdict"] == "fail" and r["path"]["payload_bytes"] == 0'
+
+run_job 2 sm fabperf_latency -m 8:8 -i 50 --format json --path-evidence off
+check "--path-evidence off: exit 0, path null" rows_hold 'r["path"] is None'
+run_job 2 sm fabperf_latency -m 8:8 -i 50 --format json
+check "path evidence on one host: no inter-node payload" rows_hold \
+    'r["path"]["payload_bytes"] == 0 and r["path"]["summary"].startswith("no inter-node payload")'
+
+# Adaptive: with a threshold at the measured median the CI straddles it; the rule keeps sampling
+# past its CI target (32 samples suffice for 50%) until it decides or the budget ends.
+run_job 2 sm fabperf_latency -m 8:8 -i 2000 --format json
+p50=$("$PYTHON3" -c 'import json,sys; print([r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "row"][0]["p50_us"])' "$work/out")
+run_job 2 sm fabperf_latency -m 8:8 -a --ci-target 50 --time-budget 1 --batch 1 --format json --expect "lat<=$p50"
+check "adaptive: an undecided verdict keeps sampling past the CI target" rows_hold \
+    'r["verdict"] != "inconclusive" or r["samples"] > 32'
+finish
