@@ -6,6 +6,7 @@
 #   tcp-stalled    rank 1 stalls at 4 KiB (tests/faults/libfpcorrupt.so): the program's --timeout
 #                  (1 s) ends the job; rows up to 2 KiB and an end line "cut short: ..."
 #   bad-btl        a BTL that does not exist: MPI_Init fails, no result file
+#   expect         fabperf_bw with --expect: pass up to 64 B, fail at 4 KiB (exit 3)
 #   mixed-env      one launch whose two ranks see a different UCX_TLS (env_differs)
 #   preflight.json this machine; preflight-testnodes.json three test-data nodes, two failing
 # launches.tsv records every launch with its exit status; the logs keep the exact command with
@@ -29,10 +30,10 @@ trap 'rm -rf "$work"' EXIT
 
 # One template per program set: common.sh runs every configuration REPEATS times.
 run_template() {
-    local repeats=$1 programs=$2 matrix=$3 timeout=${4:-60}
+    local repeats=$1 programs=$2 matrix=$3 timeout=${4:-60} extra=${5:-}
     (
         export FABPERF_BIN=$build/pt2pt FABPERF_RUN_DIR=$work/run REPEATS=$repeats
-        export FABPERF_ARGS="-m 1:4K -i 100 -x 10 --timeout $timeout" FABPERF_TIMEOUT=120
+        export FABPERF_ARGS="-m 1:4K -i 100 -x 10 --timeout $timeout$extra" FABPERF_TIMEOUT=120
         export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
         export MPIRUN_ARGS='--mca pml ob1 --mca oob_tcp_if_include lo --mca odls_base_sigkill_timeout 0'
         # shellcheck source=../../scripts/slurm/common.sh
@@ -55,6 +56,8 @@ run_template 2 "fabperf_latency fabperf_bw" \
 run_template 1 fabperf_latency \
     "tcp-stalled|OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=lo LD_PRELOAD=$fault_lib FP_STALL_SIZE=4096|" 1
 run_template 1 fabperf_latency 'bad-btl|OMPI_MCA_btl=self,no-such-btl|'
+# expect: thresholds met up to 64 B, one no link reaches at 4 KiB: exit 3, expect-failed(3)
+run_template 2 fabperf_bw 'expect|OMPI_MCA_btl=self,vader|' 60 ' --expect bw>=0.001@1:64,bw>=1e12@4K'
 
 # mixed-env: two ranks launched with a different UCX_TLS each (MPMD), so the meta line's
 # env_differs is the program's own; outside the template, so its log is written here.

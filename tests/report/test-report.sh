@@ -85,17 +85,17 @@ check "summary: exactly the cut-short and the failed configuration are listed as
     holds "$work/golden.html" '[(r["attrs"]["data-config"], r["attrs"]["data-state"], r["cells"][3:6])
         for r in rows("summary-launches")] == [("tcp-stalled", "partial", ["0", "1", "0"]),
         ("bad-btl", "failed", ["0", "0", "1"])]'
-check "summary: all 7 configurations, 15 launches, none dropped" \
-    holds "$work/golden.html" 'len(rows("summary-all-launches")) == 7 and
-        sum(int(r["cells"][2]) for r in rows("summary-all-launches")) == 15 and
-        len([i for i in ids if __import__("re").fullmatch(r"c[0-9]+-l[0-9]+", i)]) == 15'
+check "summary: all 8 configurations, 17 launches, none dropped" \
+    holds "$work/golden.html" 'len(rows("summary-all-launches")) == 8 and
+        sum(int(r["cells"][2]) for r in rows("summary-all-launches")) == 17 and
+        len([i for i in ids if __import__("re").fullmatch(r"c[0-9]+-l[0-9]+", i)]) == 17'
 check "cut-short launch: its state, the end line's reason, rows up to 2K kept" \
     holds "$work/golden.html" 'any(r["cells"][2] == "cut short" and "timed out after 1 s at size 4096 B" in r["cells"][5]
-        for t in ("c4-launches",) for r in rows(t)) and [r["cells"][0] for r in rows("c4-sizes")][-1] == "2K"'
+        for t in (config("tcp-stalled", "fabperf_latency") + "-launches",) for r in rows(t)) and [r["cells"][0] for r in rows(config("tcp-stalled", "fabperf_latency") + "-sizes")][-1] == "2K"'
 check "failed launch: no result file, the launcher's exit status and the end of its log" \
-    holds "$work/golden.html" '[(r["cells"][2], r["cells"][3], r["cells"][5]) for r in rows("c7-launches")] ==
-        [("failed", "1", "no result file (launcher exit 1)")] and "mpi_errors_are_fatal" in rows("c7-launches")[0]["cells"][6].lower()
-        and rows("c7-launches")[0]["cells"][6].endswith(" ".join(open("'"$golden/bad-btl.1.fabperf_latency.log"'").read().split("\n")[-2].split()))'
+    holds "$work/golden.html" '[(r["cells"][2], r["cells"][3], r["cells"][5]) for r in rows(config("bad-btl", "fabperf_latency") + "-launches")] ==
+        [("failed", "1", "no result file (launcher exit 1)")] and "mpi_errors_are_fatal" in rows(config("bad-btl", "fabperf_latency") + "-launches")[0]["cells"][6].lower()
+        and rows(config("bad-btl", "fabperf_latency") + "-launches")[0]["cells"][6].endswith(" ".join(open("'"$golden/bad-btl.1.fabperf_latency.log"'").read().split("\n")[-2].split()))'
 
 # The between-launch interval of shm latency at 1 B, from the six files themselves.
 expected=$("$PYTHON3" - "$golden" <<'EOF'
@@ -117,17 +117,17 @@ EOF
 # shellcheck disable=SC2086 # three numbers and the agreement per size (a or d)
 set -- $expected
 check "between launches: median of 6 launch medians, CI = [lowest, highest] (order statistics)" \
-    holds "$work/golden.html" "[(float(r['cells'][1]), r['cells'][2]) for r in rows('c3-sizes') if r['cells'][0] == '1'][0]
-        and abs(float(rows('c3-sizes')[0]['cells'][1]) / $1 - 1) < 1e-3
-        and [abs(float(x) / y - 1) < 1e-3 for x, y in zip(rows('c3-sizes')[0]['cells'][2].strip('[]').split(', '), ($2, $3))] == [True, True]"
+    holds "$work/golden.html" "[(float(r['cells'][1]), r['cells'][2]) for r in rows(config('shm', 'fabperf_latency') + '-sizes') if r['cells'][0] == '1'][0]
+        and abs(float(rows(config('shm', 'fabperf_latency') + '-sizes')[0]['cells'][1]) / $1 - 1) < 1e-3
+        and [abs(float(x) / y - 1) < 1e-3 for x, y in zip(rows(config('shm', 'fabperf_latency') + '-sizes')[0]['cells'][2].strip('[]').split(', '), ($2, $3))] == [True, True]"
 check "launches disagree exactly where two launches' own CIs do not overlap" \
-    holds "$work/golden.html" "''.join('d' if r['cells'][5] == 'launches disagree' else 'a' for r in rows('c3-sizes')) == '$4'"
+    holds "$work/golden.html" "''.join('d' if r['cells'][5] == 'launches disagree' else 'a' for r in rows(config('shm', 'fabperf_latency') + '-sizes')) == '$4'"
 check "fewer than 6 launches: the interval is min..max of the launch medians, with its coverage" \
-    holds "$work/golden.html" 'rows("c6-sizes")[0]["cells"][3] == "min..max of 2 launch medians, coverage 50.0%"
-        and rows("c3-sizes")[0]["cells"][3] == "order statistics of 6 launch medians, coverage 96.9%"
-        and rows("c4-sizes")[0]["cells"][3] == "within-launch 95% CI (1 launch)"
-        and sorted(float(x) for x in rows("c6-sizes")[0]["cells"][4].split(" | ")) ==
-            [float(x) for x in rows("c6-sizes")[0]["cells"][2].strip("[]").split(", ")]'
+    holds "$work/golden.html" 'rows(config("tcp", "fabperf_latency") + "-sizes")[0]["cells"][3] == "min..max of 2 launch medians, coverage 50.0%"
+        and rows(config("shm", "fabperf_latency") + "-sizes")[0]["cells"][3] == "order statistics of 6 launch medians, coverage 96.9%"
+        and rows(config("tcp-stalled", "fabperf_latency") + "-sizes")[0]["cells"][3] == "within-launch 95% CI (1 launch)"
+        and sorted(float(x) for x in rows(config("tcp", "fabperf_latency") + "-sizes")[0]["cells"][4].split(" | ")) ==
+            [float(x) for x in rows(config("tcp", "fabperf_latency") + "-sizes")[0]["cells"][2].strip("[]").split(", ")]'
 
 # The page and fabperf-compare say the same thing: every value and interval of its JSON output.
 "$PYTHON3" - "$(dirname "$report")/fabperf-compare" "$golden"/*.*.fabperf_*.json >"$work/compare-cells" <<'EOF'
@@ -142,7 +142,7 @@ print(repr([(c, t["program"], module.fmt_size(r["size"]), f(v["value"]), f"[{f(v
 EOF
 compare_cells=$(cat "$work/compare-cells")
 check "every value and interval on the page is fabperf-compare's (its JSON output for the same folder)" \
-    holds "$work/golden.html" "len($compare_cells) == 13 * 3 + 13 * 2 - 1 + 7 and [x for x in $compare_cells
+    holds "$work/golden.html" "len($compare_cells) == 13 * 3 + 13 * 3 - 1 + 7 and [x for x in $compare_cells
         if not any(r['cells'][:3] == list(x[2:]) for r in rows({(r['attrs']['data-config'], r['attrs']['data-program']):
             r['links'][0][1:] for r in rows('summary-all-launches')}[x[:2]] + '-sizes'))] == []"
 check "provenance: MPI library, placement and the launch command" \
@@ -150,21 +150,25 @@ check "provenance: MPI library, placement and the launch command" \
         and "mpirun --allow-run-as-root" in text'
 
 check "provenance: the placement of every rank as the meta line has it, and where each ended" \
-    holds "$work/golden.html" "[r['cells'] for r in rows('c3-placement')] == $("$PYTHON3" -c '
+    holds "$work/golden.html" "[r['cells'] for r in rows(config('shm', 'fabperf_latency') + '-placement')] == $("$PYTHON3" -c '
 import json, sys
 lines = [json.loads(x) for x in open(sys.argv[1])]
 end = {e["rank"]: e for e in lines[-1]["placement_end"]}
 print([[str(p["rank"]), p["host"], p["cpus"], str(p["cpu_start"]), str(p["numa_start"]),
         str(end[p["rank"]]["cpu_end"]), str(end[p["rank"]]["numa_end"]), "none", p["nic"]] for p in lines[0]["placement"]])' \
-    "$golden/shm.1.fabperf_latency.json") and [r['cells'][5:7] for r in rows('c4-placement')] == [['-', '-']] * 2"
+    "$golden/shm.1.fabperf_latency.json") and [r['cells'][5:7] for r in rows(config('tcp-stalled', 'fabperf_latency') + '-placement')] == [['-', '-']] * 2"
 check "provenance: a variable set differently on the ranks of a launch is named with its ranks" \
     holds "$work/golden.html" '"mixed-env.1.fabperf_latency.json: UCX_TLS: UCX_TLS=tcp on ranks 0; UCX_TLS=sm on ranks 1" in text
-        and "c1-env-differs" in ids and "c3-env-differs" not in ids'
+        and config("mixed-env", "fabperf_latency") + "-env-differs" in ids and config("shm", "fabperf_latency") + "-env-differs" not in ids'
 
+check "verdicts of the real --expect launches: pass up to 64 B, fail at 4K, thresholds shown; not a launch failure" \
+    holds "$work/golden.html" '[(r["cells"][2], r["cells"][3], r["cells"][4]) for r in rows("summary-verdicts")] ==
+            [(s, "pass", "bw>=0.001@1:64") for s in ("1", "2", "4", "8", "16", "32", "64")] + [("4K", "fail", "bw>=1e12@4K")]
+        and "complete; an --expect threshold failed (exit 3)" in rows(config("expect", "fabperf_bw") + "-launches")[0]["cells"][5]'
 run_report "$golden"
 check "no -o: the same page on standard output" cmp -s "$work/out" "$work/golden.html"
 run_report --title "fabric acceptance" "$golden" -o "$work/title.html"
-check "7 configurations: the table of all is open" grep -q '<details open><summary>All 7 configurations' "$work/golden.html"
+check "8 configurations: the table of all is open" grep -q '<details open><summary>All 8 configurations' "$work/golden.html"
 cp -r "$golden" "$work/differ"
 sed -i 's/"mpi_library":"Open MPI v4.1.4/"mpi_library":"Open MPI v9/' "$work/differ/shm.2.fabperf_bw.json"
 sed -i 's/"placement":\[{"rank":0,"host":"vm"/"placement":[{"rank":0,"host":"other"/' "$work/differ/shm.2.fabperf_latency.json"
@@ -175,12 +179,12 @@ meta["placement"] = [dict(meta["placement"][0], rank=k) for k in range(100)]
 open(sys.argv[1], "w").write("\n".join([json.dumps(meta)] + lines[1:]) + "\n")' "$work/differ/tcp.1.fabperf_bw.json"
 run_report "$work/differ" -o "$work/differ.html"
 check "placement of 100 ranks: the first 64 listed, the rest said to be in the meta line" \
-    holds "$work/differ.html" '[r["cells"][0] for r in rows("c5-placement")] == [str(k) for k in range(64)]
+    holds "$work/differ.html" '[r["cells"][0] for r in rows(config("tcp", "fabperf_bw") + "-placement")] == [str(k) for k in range(64)]
         and "36 more ranks are in the meta line of tcp.1.fabperf_bw.json." in text
         and "tcp.2.fabperf_bw.json: 2 ranks, not 100" in text'
 check "provenance: a launch whose rank ran on another host is named with that rank" \
     holds "$work/differ.html" '"shm.2.fabperf_latency.json: ranks 0 on another host, CPU set, GPU or NIC" in text
-        and "c2-placement-differs" not in ids'
+        and config("shm", "fabperf_bw") + "-placement-differs" not in ids'
 check "provenance: a meta field that differs between launches is marked" \
     holds "$work/differ.html" '"(differs in shm.2.fabperf_bw.json)" in text'
 check "--title sets the title" holds "$work/title.html" 'text.startswith("fabric acceptance fabric acceptance Run folder")'
@@ -192,11 +196,10 @@ check "derived folder: exit 0" rc_is 0
 check "derived page parses as HTML5, every link resolves, the heatmap is one embedded PNG" \
     holds "$work/assumed.html" 'set(fragments) <= ids and not external and len(images) == 1
         and images[0].startswith("data:image/png;base64,")'
-check "verdicts: size 1 fails, size 2 is inconclusive, 11 pass; thresholds shown; rows linked" \
-    holds "$work/assumed.html" '[(r["cells"][2], r["attrs"]["data-verdict"]) for r in rows("summary-verdicts")][:3]
-        == [("1", "fail"), ("2", "inconclusive"), ("4", "pass")]
-        and len(rows("summary-verdicts")) == 13 and "1 fail, 1 inconclusive, 11 pass" in text
-        and rows("summary-verdicts")[0]["cells"][4] == "bw_p50_mbps >= 1000000000000 MB/s"
+check "verdicts as fabperf-compare words them: size 1 fails, launches that disagree at size 2 are mixed; rows linked" \
+    holds "$work/assumed.html" '[(r["cells"][2], r["attrs"]["data-verdict"]) for r in rows("summary-verdicts")
+            if r["attrs"]["data-config"] == "tcp"][:3] == [("1", "fail"), ("2", "mixed"), ("4", "pass")]
+        and [r["cells"][3] for r in rows("summary-verdicts") if r["attrs"]["data-config"] == "tcp"][1] == "mixed (pass 1, fail 1)"
         and rows("summary-verdicts")[0]["links"][1] in ["#" + i for i in ids]'
 check "path evidence: the NIC that carried each size" \
     holds "$work/assumed.html" 'all(r["cells"][10] == "vm:lo 100%; vm:lo 100%" for r in rows(config("tcp", "fabperf_bw") + "-sizes"))'
