@@ -14,6 +14,7 @@ Names in EXPRESSION:
   text          the page's text
   svgs          number of <svg> elements
   svg_texts     the text of each <svg>, in page order
+  config(LABEL, PROGRAM)  the id of that configuration's section (cN), from the summary table
 Exit status: 0 the expression is true, 1 it is false or the page is not valid HTML5.
 """
 
@@ -60,10 +61,15 @@ def make_names(root):
                         "links": [a.get("href") for a in tr.iter(XHTML + "a")]})
         return out
 
+    def config(label, program):
+        return next(r["links"][0][1:] for r in rows("summary-all-launches")
+                    if (r["attrs"]["data-config"], r["attrs"]["data-program"]) == (label, program))
+
     every = list(root.iter())
     refs = [e.get("href") or e.get("src") for e in every if e.get("href") or e.get("src")]
     return {
         "rows": rows,
+        "config": config,
         "ids": {e.get("id") for e in every if e.get("id")},
         "fragments": [r[1:] for r in refs if r.startswith("#")],
         "images": [e.get("src") or e.get("href") for e in every

@@ -4,7 +4,7 @@
   derive.py assumed GOLDEN OUT [NODES]
       GOLDEN plus what the programs do not write yet, in the formats fabperf-report assumes
       (README, "HTML report"): verdict, threshold, line rate, efficiency and path evidence in the
-      tcp bandwidth rows, a preflight file, an all-pairs file with a NODES x NODES matrix (8), and
+      tcp bandwidth rows, an all-pairs file with a NODES x NODES matrix (8), and
       four damaged copies of a real result: cut mid-line, empty, not JSON, and the
       temporary file of a launch killed before it renamed it (no end line).
   derive.py scale GOLDEN OUT CONFIGS NODES
@@ -49,22 +49,10 @@ def add_verdicts(folder):
         write_lines(path, records)
 
 
-def preflight(folder):
-    findings = [
-        ("node-a", "link_speed", "pass", "mlx5_0 at 400 Gb/s"),
-        ("node-b", "link_speed", "fail", "mlx5_0 at 100 Gb/s, expected 400 Gb/s"),
-        ("node-b", "gpu_clock", "warn", "GPU 3 clock throttled (power cap)"),
-        ("node-c", "link_speed", "pass", "mlx5_0 at 400 Gb/s"),
-    ]
-    records = [{"type": "meta", "program": "fabperf_preflight", "version": "0.1.0"}]
-    records += [{"type": "finding", "node": n, "check": c, "status": s, "message": m}
-                for n, c, s, m in findings]
-    records.append({"type": "end", "status": "complete"})
-    write_lines(os.path.join(folder, "preflight.json"), records)
-
-
 def pairs_records(nodes):
-    """Bandwidth matrix: node 2 slow on every pair, link 0-3 slow; findings saying so."""
+    """An all-pairs file in fabperf_allpairs' JSON: a bandwidth matrix with node 2 slow on every
+    pair and links 0-3 and 0-1 slow; findings saying so (node 5 found and cleared), a cell that
+    failed a threshold, the size's row."""
     names = [f"n{i:03d}" for i in range(nodes)]
     values = []
     for i in range(nodes):
@@ -73,21 +61,40 @@ def pairs_records(nodes):
             v = None if i == j else 10000.0 + (i * 7 + j * 3) % 50
             if v and 2 in (i, j):
                 v = 5000.0
-            if v and {i, j} == {0, 3}:
+            if v and {i, j} in ({0, 3}, {0, 1}):
                 v = 3000.0
             row.append(v)
         values.append(row)
+    size, unit = 1 << 20, "MB/s"
+    head = {"size": size, "quantity": "bandwidth", "unit": unit}
+    listed = nodes <= 64  # the program lists a node's pairs up to 64 nodes
+    slow_node = dict(head, type="finding", kind="slow_node", direction="both", nodes=[names[2]], ranks=[2],
+                     value=5000.0, ci_lo=4990.0, ci_hi=5010.0, expected=10000.0, cells=2 * (nodes - 1),
+                     confirmed=2, alone={"value": 5001.0, "ci_lo": 4995.0, "ci_hi": 5008.0}, cleared=False,
+                     message=f"slow node {names[2]} as sender and receiver: 5000 MB/s; alone: stands")
+    if listed:
+        slow_node["pairs"] = [[names[2], names[j]] for j in range(nodes) if j != 2] + \
+            [[names[j], names[2]] for j in range(nodes) if j != 2]
+    link = dict(head, type="finding", kind="slow_link", direction="both-ways", nodes=[names[0], names[3]],
+                ranks=[0, 3], pairs=[[names[0], names[3]], [names[3], names[0]]], value=3000.0, ci_lo=2990.0,
+                ci_hi=3010.0, expected=10000.0, cells=2, confirmed=2, alone=None, cleared=False,
+                message=f"slow link {names[0]} <-> {names[3]}: 3000 MB/s")
+    cleared = dict(head, type="finding", kind="slow_node", direction="send", nodes=[names[5]], ranks=[5],
+                   value=9000.0, ci_lo=8990.0, ci_hi=9010.0, expected=10000.0, cells=nodes - 1, confirmed=1,
+                   alone={"value": 10002.0, "ci_lo": 9990.0, "ci_hi": 10010.0}, cleared=True,
+                   message=f"slow node {names[5]} as sender; alone: cleared, congestion of the sweep")
+    columns = ["size", "bw_mbps", "bw_p50_mbps", "bw_ci_lo_mbps", "bw_ci_hi_mbps", "samples"]
     return [
-        {"type": "meta", "program": "fabperf_pairs", "version": "0.1.0", "metric": "bandwidth"},
-        {"type": "matrix", "quantity": "bw_p50_mbps", "unit": "MB/s", "better": "higher",
-         "size": 1 << 20, "nodes": names, "values": values},
-        {"type": "finding", "kind": "slow_node", "nodes": [names[2]], "value": 5000.0,
-         "expected": 10000.0, "message": f"{names[2]} is slow with every peer"},
-        {"type": "finding", "kind": "slow_link", "nodes": [names[0], names[3]], "value": 3000.0,
-         "expected": 10000.0, "message": f"link {names[0]}-{names[3]} is slow"},
-        {"type": "finding", "kind": "slow_rail", "rail": "mlx5_1", "pairs": [[names[0], names[1]]],
-         "value": 7000.0, "expected": 10000.0, "message": "rail mlx5_1 is slow"},
-        {"type": "end", "status": "complete"},
+        {"type": "meta", "program": "fabperf_allpairs", "version": "0.1.0", "metric": "bandwidth",
+         "label": "allpairs", "columns": columns},
+        dict(head, type="matrix", better="higher", mode="shift", nodes=names, shifts=list(range(1, nodes)),
+             values=values),
+        slow_node, link, cleared,
+        {"type": "verdict", "size": size, "expect": "bw>=9000", "verdict": "fail", "pair": [names[0], names[1]],
+         "ranks": [0, 1], "value": 3000.0, "ci_lo": 2990.0, "ci_hi": 3010.0},
+        {"type": "row", "size": size, "bw_mbps": 10000.0, "bw_p50_mbps": 10000.0, "bw_ci_lo_mbps": 9990.0,
+         "bw_ci_hi_mbps": 10010.0, "samples": nodes * (nodes - 1)},
+        {"type": "end", "status": "complete", "failures": 0},
     ]
 
 
@@ -107,7 +114,6 @@ def assumed(golden, out, nodes=8):
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(golden, out)
     add_verdicts(out)
-    preflight(out)
     write_lines(os.path.join(out, "pairs.json"), pairs_records(nodes))
     damaged(out)
 

@@ -106,7 +106,7 @@ window.addEventListener("load", function () { setTimeout(function () {
 }, 0); });
 EOF
 inject "$work/golden.html" "$work/sorting.html" "<script>$(cat "$work/sorting.js")</script>"
-browse golden "file://$work/sorting.html#c3-s2048" --dump-dom
+browse golden "file://$work/sorting.html#c5-s2048" --dump-dom
 check "golden page: the page's check ran, no script error, no image to load" \
     sh -c "[ '$(html_attr golden data-check)' = done ] && [ '$(html_attr golden data-script-errors)' = 0 ] && [ '$(html_attr golden data-images)' = 0/0 ]"
 check "golden page: no console message" no_console golden
@@ -121,9 +121,13 @@ ok or print(f"  rows: {rows}")
 sys.exit(0 if ok else 1)' "$work/golden.dom"
 check "sorting: by launches ascending then descending (shm latency has 6)" \
     attr_is golden data-sorted \
-    "tcp-stalled/fabperf_latency shm/fabperf_latency | shm/fabperf_latency bad-btl/fabperf_latency"
+    "mixed-env/fabperf_latency shm/fabperf_latency | shm/fabperf_latency bad-btl/fabperf_latency"
 check "a link into a collapsed configuration opens it" \
-    grep -q '<details class="config" id="c3" data-config="tcp-stalled" open="">' "$work/golden.dom"
+    grep -q '<details class="config" id="c5" data-config="tcp-stalled" open="">' "$work/golden.dom"
+
+browse preflight "file://$work/golden.html#pf1-f1" --dump-dom
+check "a preflight finding's link opens its node's collapsed section" \
+    grep -q '<details id="pf1-node-nodeE" open="">' "$work/preflight.dom"
 
 browse assumed "file://$work/assumed.html" --dump-dom
 check "derived page: the page's check ran, no script error" \

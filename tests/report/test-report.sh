@@ -68,6 +68,15 @@ holds() {
 }
 
 # ---- the golden folder as the programs left it ----------------------------------------------
+# The launch logs are test data too (the launch command, the end of a failed launch's log):
+# a *.log ignore rule once kept them out of the repository.
+golden_logs_present() {
+    missing=$(tail -n +2 "$golden/launches.tsv" | cut -f 6 | while read -r file; do
+        [ -s "$golden/${file%.json}.log" ] || echo "${file%.json}.log"
+    done)
+    [ -z "$missing" ] || { echo "  missing: $(echo "$missing" | tr "\n" " ")"; return 1; }
+}
+check "golden folder: a launch log for every launch in launches.tsv" golden_logs_present
 run_report "$golden" -o "$work/golden.html"
 check "golden folder: exit 0, nothing on stderr" sh -c "[ $rc -eq 0 ] && [ ! -s '$work/err' ]"
 check "golden page parses as HTML5, every link resolves, nothing external" \
@@ -76,16 +85,17 @@ check "summary: exactly the cut-short and the failed configuration are listed as
     holds "$work/golden.html" '[(r["attrs"]["data-config"], r["attrs"]["data-state"], r["cells"][3:6])
         for r in rows("summary-launches")] == [("tcp-stalled", "partial", ["0", "1", "0"]),
         ("bad-btl", "failed", ["0", "0", "1"])]'
-check "summary: all 6 configurations, 14 launches, none dropped" \
-    holds "$work/golden.html" 'len(rows("summary-all-launches")) == 6 and
-        sum(int(r["cells"][2]) for r in rows("summary-all-launches")) == 14 and
-        len([i for i in ids if __import__("re").fullmatch(r"c[0-9]+-l[0-9]+", i)]) == 14'
+check "summary: all 8 configurations, 17 launches, none dropped" \
+    holds "$work/golden.html" 'len(rows("summary-all-launches")) == 8 and
+        sum(int(r["cells"][2]) for r in rows("summary-all-launches")) == 17 and
+        len([i for i in ids if __import__("re").fullmatch(r"c[0-9]+-l[0-9]+", i)]) == 17'
 check "cut-short launch: its state, the end line's reason, rows up to 2K kept" \
     holds "$work/golden.html" 'any(r["cells"][2] == "cut short" and "timed out after 1 s at size 4096 B" in r["cells"][5]
-        for t in ("c3-launches",) for r in rows(t)) and [r["cells"][0] for r in rows("c3-sizes")][-1] == "2K"'
+        for t in (config("tcp-stalled", "fabperf_latency") + "-launches",) for r in rows(t)) and [r["cells"][0] for r in rows(config("tcp-stalled", "fabperf_latency") + "-sizes")][-1] == "2K"'
 check "failed launch: no result file, the launcher's exit status and the end of its log" \
-    holds "$work/golden.html" '[(r["cells"][2], r["cells"][3], r["cells"][5]) for r in rows("c6-launches")] ==
-        [("failed", "1", "no result file (launcher exit 1)")] and "mpi_init:startup:internal-failure" in rows("c6-launches")[0]["cells"][6]'
+    holds "$work/golden.html" '[(r["cells"][2], r["cells"][3], r["cells"][5]) for r in rows(config("bad-btl", "fabperf_latency") + "-launches")] ==
+        [("failed", "1", "no result file (launcher exit 1)")] and "mpi_errors_are_fatal" in rows(config("bad-btl", "fabperf_latency") + "-launches")[0]["cells"][6].lower()
+        and rows(config("bad-btl", "fabperf_latency") + "-launches")[0]["cells"][6].endswith(" ".join(open("'"$golden/bad-btl.1.fabperf_latency.log"'").read().split("\n")[-2].split()))'
 
 # The between-launch interval of shm latency at 1 B, from the six files themselves.
 expected=$("$PYTHON3" - "$golden" <<'EOF'
@@ -107,24 +117,74 @@ EOF
 # shellcheck disable=SC2086 # three numbers and the agreement per size (a or d)
 set -- $expected
 check "between launches: median of 6 launch medians, CI = [lowest, highest] (order statistics)" \
-    holds "$work/golden.html" "[(float(r['cells'][1]), r['cells'][2]) for r in rows('c2-sizes') if r['cells'][0] == '1'][0]
-        and abs(float(rows('c2-sizes')[0]['cells'][1]) / $1 - 1) < 1e-3
-        and [abs(float(x) / y - 1) < 1e-3 for x, y in zip(rows('c2-sizes')[0]['cells'][2].strip('[]').split(', '), ($2, $3))] == [True, True]"
+    holds "$work/golden.html" "[(float(r['cells'][1]), r['cells'][2]) for r in rows(config('shm', 'fabperf_latency') + '-sizes') if r['cells'][0] == '1'][0]
+        and abs(float(rows(config('shm', 'fabperf_latency') + '-sizes')[0]['cells'][1]) / $1 - 1) < 1e-3
+        and [abs(float(x) / y - 1) < 1e-3 for x, y in zip(rows(config('shm', 'fabperf_latency') + '-sizes')[0]['cells'][2].strip('[]').split(', '), ($2, $3))] == [True, True]"
 check "launches disagree exactly where two launches' own CIs do not overlap" \
-    holds "$work/golden.html" "''.join('d' if r['cells'][5] == 'launches disagree' else 'a' for r in rows('c2-sizes')) == '$4'"
-check "fewer than 6 launches: no between-launch CI, said so" \
-    holds "$work/golden.html" 'rows("c5-sizes")[0]["cells"][2] == "n=2: none below 6"'
+    holds "$work/golden.html" "''.join('d' if r['cells'][5] == 'launches disagree' else 'a' for r in rows(config('shm', 'fabperf_latency') + '-sizes')) == '$4'"
+check "fewer than 6 launches: the interval is min..max of the launch medians, with its coverage" \
+    holds "$work/golden.html" 'rows(config("tcp", "fabperf_latency") + "-sizes")[0]["cells"][3] == "min..max of 2 launch medians, coverage 50.0%"
+        and rows(config("shm", "fabperf_latency") + "-sizes")[0]["cells"][3] == "order statistics of 6 launch medians, coverage 96.9%"
+        and rows(config("tcp-stalled", "fabperf_latency") + "-sizes")[0]["cells"][3] == "within-launch 95% CI (1 launch)"
+        and sorted(float(x) for x in rows(config("tcp", "fabperf_latency") + "-sizes")[0]["cells"][4].split(" | ")) ==
+            [float(x) for x in rows(config("tcp", "fabperf_latency") + "-sizes")[0]["cells"][2].strip("[]").split(", ")]'
+
+# The page and fabperf-compare say the same thing: every value and interval of its JSON output.
+"$PYTHON3" - "$(dirname "$report")/fabperf-compare" "$golden"/*.*.fabperf_*.json >"$work/compare-cells" <<'EOF'
+import importlib.machinery, importlib.util, sys
+loader = importlib.machinery.SourceFileLoader("fabperf_compare", sys.argv[1])
+module = importlib.util.module_from_spec(importlib.util.spec_from_loader("fabperf_compare", loader))
+loader.exec_module(module)
+tables, _ = module.compare(sys.argv[2:])
+f = module.fmt_num
+print(repr([(c, t["program"], module.fmt_size(r["size"]), f(v["value"]), f"[{f(v['ci_lo'])}, {f(v['ci_hi'])}]")
+            for t in tables for r in t["rows"] for c, v in r["values"].items() if v]))
+EOF
+compare_cells=$(cat "$work/compare-cells")
+check "every value and interval on the page is fabperf-compare's (its JSON output for the same folder)" \
+    holds "$work/golden.html" "len($compare_cells) == 13 * 3 + 13 * 3 - 1 + 7 and [x for x in $compare_cells
+        if not any(r['cells'][:3] == list(x[2:]) for r in rows({(r['attrs']['data-config'], r['attrs']['data-program']):
+            r['links'][0][1:] for r in rows('summary-all-launches')}[x[:2]] + '-sizes'))] == []"
 check "provenance: MPI library, placement and the launch command" \
     holds "$work/golden.html" '"mpi_library Open MPI v4.1.4" in text and "hosts vm (2 ranks)" in text
         and "mpirun --allow-run-as-root" in text'
 
+check "provenance: the placement of every rank as the meta line has it, and where each ended" \
+    holds "$work/golden.html" "[r['cells'] for r in rows(config('shm', 'fabperf_latency') + '-placement')] == $("$PYTHON3" -c '
+import json, sys
+lines = [json.loads(x) for x in open(sys.argv[1])]
+end = {e["rank"]: e for e in lines[-1]["placement_end"]}
+print([[str(p["rank"]), p["host"], p["cpus"], str(p["cpu_start"]), str(p["numa_start"]),
+        str(end[p["rank"]]["cpu_end"]), str(end[p["rank"]]["numa_end"]), "none", p["nic"]] for p in lines[0]["placement"]])' \
+    "$golden/shm.1.fabperf_latency.json") and [r['cells'][5:7] for r in rows(config('tcp-stalled', 'fabperf_latency') + '-placement')] == [['-', '-']] * 2"
+check "provenance: a variable set differently on the ranks of a launch is named with its ranks" \
+    holds "$work/golden.html" '"mixed-env.1.fabperf_latency.json: UCX_TLS: UCX_TLS=tcp on ranks 0; UCX_TLS=sm on ranks 1" in text
+        and config("mixed-env", "fabperf_latency") + "-env-differs" in ids and config("shm", "fabperf_latency") + "-env-differs" not in ids'
+
+check "verdicts of the real --expect launches: pass up to 64 B, fail at 4K, thresholds shown; not a launch failure" \
+    holds "$work/golden.html" '[(r["cells"][2], r["cells"][3], r["cells"][4]) for r in rows("summary-verdicts")] ==
+            [(s, "pass", "bw>=0.001@1:64") for s in ("1", "2", "4", "8", "16", "32", "64")] + [("4K", "fail", "bw>=1e12@4K")]
+        and "complete; an --expect threshold failed (exit 3)" in rows(config("expect", "fabperf_bw") + "-launches")[0]["cells"][5]'
 run_report "$golden"
 check "no -o: the same page on standard output" cmp -s "$work/out" "$work/golden.html"
 run_report --title "fabric acceptance" "$golden" -o "$work/title.html"
-check "6 configurations: the table of all is open" grep -q '<details open><summary>All 6 configurations' "$work/golden.html"
+check "8 configurations: the table of all is open" grep -q '<details open><summary>All 8 configurations' "$work/golden.html"
 cp -r "$golden" "$work/differ"
 sed -i 's/"mpi_library":"Open MPI v4.1.4/"mpi_library":"Open MPI v9/' "$work/differ/shm.2.fabperf_bw.json"
+sed -i 's/"placement":\[{"rank":0,"host":"vm"/"placement":[{"rank":0,"host":"other"/' "$work/differ/shm.2.fabperf_latency.json"
+"$PYTHON3" -c 'import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+meta = json.loads(lines[0])
+meta["placement"] = [dict(meta["placement"][0], rank=k) for k in range(100)]
+open(sys.argv[1], "w").write("\n".join([json.dumps(meta)] + lines[1:]) + "\n")' "$work/differ/tcp.1.fabperf_bw.json"
 run_report "$work/differ" -o "$work/differ.html"
+check "placement of 100 ranks: the first 64 listed, the rest said to be in the meta line" \
+    holds "$work/differ.html" '[r["cells"][0] for r in rows(config("tcp", "fabperf_bw") + "-placement")] == [str(k) for k in range(64)]
+        and "36 more ranks are in the meta line of tcp.1.fabperf_bw.json." in text
+        and "tcp.2.fabperf_bw.json: 2 ranks, not 100" in text'
+check "provenance: a launch whose rank ran on another host is named with that rank" \
+    holds "$work/differ.html" '"shm.2.fabperf_latency.json: ranks 0 on another host, CPU set, GPU or NIC" in text
+        and config("shm", "fabperf_bw") + "-placement-differs" not in ids'
 check "provenance: a meta field that differs between launches is marked" \
     holds "$work/differ.html" '"(differs in shm.2.fabperf_bw.json)" in text'
 check "--title sets the title" holds "$work/title.html" 'text.startswith("fabric acceptance fabric acceptance Run folder")'
@@ -136,32 +196,44 @@ check "derived folder: exit 0" rc_is 0
 check "derived page parses as HTML5, every link resolves, the heatmap is one embedded PNG" \
     holds "$work/assumed.html" 'set(fragments) <= ids and not external and len(images) == 1
         and images[0].startswith("data:image/png;base64,")'
-check "verdicts: size 1 fails, size 2 is inconclusive, 11 pass; thresholds shown; rows linked" \
-    holds "$work/assumed.html" '[(r["cells"][2], r["attrs"]["data-verdict"]) for r in rows("summary-verdicts")][:3]
-        == [("1", "fail"), ("2", "inconclusive"), ("4", "pass")]
-        and len(rows("summary-verdicts")) == 13 and "1 fail, 1 inconclusive, 11 pass" in text
-        and rows("summary-verdicts")[0]["cells"][4] == "bw_p50_mbps >= 1000000000000 MB/s"
+check "verdicts as fabperf-compare words them: size 1 fails, launches that disagree at size 2 are mixed; rows linked" \
+    holds "$work/assumed.html" '[(r["cells"][2], r["attrs"]["data-verdict"]) for r in rows("summary-verdicts")
+            if r["attrs"]["data-config"] == "tcp"][:3] == [("1", "fail"), ("2", "mixed"), ("4", "pass")]
+        and [r["cells"][3] for r in rows("summary-verdicts") if r["attrs"]["data-config"] == "tcp"][1] == "mixed (pass 1, fail 1)"
         and rows("summary-verdicts")[0]["links"][1] in ["#" + i for i in ids]'
 check "path evidence: the NIC that carried each size" \
-    holds "$work/assumed.html" 'all(r["cells"][10] == "vm:lo 100%; vm:lo 100%" for r in rows("c4-sizes"))'
-check "preflight: node-b fails with 2 findings, listed first, each linked to its row" \
+    holds "$work/assumed.html" 'all(r["cells"][10] == "vm:lo 100%; vm:lo 100%" for r in rows(config("tcp", "fabperf_bw") + "-sizes"))'
+check "preflight: nodeE and nodeF fail (6 and 3 findings), listed first, each finding linked to its row" \
     holds "$work/assumed.html" '[(r["attrs"]["data-node"], r["attrs"]["data-status"], r["cells"][2])
-        for r in rows("summary-preflight")] == [("node-b", "fail", "2"), ("node-a", "pass", "0"), ("node-c", "pass", "0")]
-        and rows("summary-preflight")[0]["links"] == ["#node-node-b", "#pf-1", "#pf-2"]'
-check "all pairs: slow node n002, slow link n000-n003, slow rail, linked to the cells behind them" \
-    holds "$work/assumed.html" '[(r["attrs"]["data-kind"], r["attrs"]["data-where"]) for r in rows("summary-pairs")]
-        == [("slow_node", "n002"), ("slow_link", "n000, n003"), ("slow_rail", "rail mlx5_1")]
-        and [r["cells"] for r in rows("p1-f3-rows")] == [["n000 → n001", "10003"]]
+        for r in rows("summary-pf1")] == [("nodeE", "fail", "6"), ("nodeF", "fail", "3"), ("nodeA", "pass", "0")]
+        and sorted(l for r in rows("summary-pf1") for l in r["links"][1:]) == sorted("#pf1-f%d" % k for k in range(1, 10))
+        and [r["cells"][1] for r in rows("pf1-node-nodeF-findings")] == ["warn", "fail", "warn"]
+        and "preflight-testnodes.json: 3 nodes, fail: 6 failures, 3 warnings." in text'
+check "preflight: this machine passes; the facts that differ between nodes name the nodes of each value" \
+    holds "$work/assumed.html" '[(r["attrs"]["data-node"], r["attrs"]["data-status"]) for r in rows("summary-pf2")] == [("vm", "pass")]
+        and ["mlx5_1:1", "state", "differs", "DOWN on nodeE; ACTIVE on nodeA, nodeF"] in [r["cells"] for r in rows("pf1-facts")]
+        and len(rows("pf1-facts")) == '"$(grep -c '"type":"fact"' "$golden/preflight-testnodes.json")"
+check "all pairs: slow node n002 and link n000 <-> n003 stand, n005 cleared last; linked to the cells behind them" \
+    holds "$work/assumed.html" '[(r["attrs"]["data-kind"], r["attrs"]["data-where"], r["cells"][2], r["cells"][5])
+            for r in rows("summary-pairs")] == [("slow_node", "n002", "1M", "stands"),
+            ("slow_link", "n000 <-> n003", "1M", "found"), ("slow_node", "n005", "1M", "cleared")]
         and [(r["cells"], r["links"]) for r in rows("p1-f2-rows")] == [(["n000 → n003", "3000"], ["#p1-m1-m-0-3"]),
-        (["n003 → n000", "3000"], ["#p1-m1-m-3-0"])] and len(rows("p1-f1-rows")) == 2 * 99'
+            (["n003 → n000", "3000"], ["#p1-m1-m-3-0"])]
+        and len(rows("p1-f1-rows")) == 2 * 99 and "#p1-m1-m-99-2" in rows("p1-f1-rows")[-1]["links"]
+        and [r["cells"][0] for r in rows("p1-f3-rows")][:2] == ["n005 → n000", "n005 → n001"] and len(rows("p1-f3-rows")) == 99'
+check "all pairs: a cell that failed a threshold, linked to its cell; the sweep's row is a configuration" \
+    holds "$work/assumed.html" '[(r["cells"], r["links"]) for r in rows("p1-thresholds")] ==
+            [(["n000 → n001", "1M", "bw>=9000", "fail", "3000", "[2990, 3010]"], ["#p1-m1-m-0-1"])]
+        and "1 cells failed an --expect threshold" in text
+        and [r["cells"][:2] for r in rows(config("allpairs", "fabperf_allpairs") + "-sizes")] == [["1M", "10000"]]'
 check "damaged files: cut mid-line and a killed launch's FILE.tmp.PID are cut short, empty and not-JSON are failed" \
-    holds "$work/assumed.html" '[(r["cells"][0], r["cells"][2]) for r in rows("c5-launches")] ==
+    holds "$work/assumed.html" '[(r["cells"][0], r["cells"][2]) for r in rows(config("tcp", "fabperf_latency") + "-launches")] ==
         [("tcp.1.fabperf_latency.json", "ok"), ("tcp.2.fabperf_latency.json", "ok"),
          ("tcp.3.fabperf_latency.json", "cut short"), ("tcp.4.fabperf_latency.json", "failed"),
          ("tcp.5.fabperf_latency.json", "failed"), ("tcp.6.fabperf_latency.json.tmp.4242", "cut short")]
-        and "last line is cut short" in rows("c5-launches")[2]["cells"][5]
-        and "line 1 is not JSON" in rows("c5-launches")[4]["cells"][5]
-        and "killed before it renamed this file to tcp.6.fabperf_latency.json" in rows("c5-launches")[5]["cells"][5]'
+        and "last line is cut short" in rows(config("tcp", "fabperf_latency") + "-launches")[2]["cells"][5]
+        and "line 1 is not JSON" in rows(config("tcp", "fabperf_latency") + "-launches")[4]["cells"][5]
+        and "killed before it renamed this file to tcp.6.fabperf_latency.json" in rows(config("tcp", "fabperf_latency") + "-launches")[5]["cells"][5]'
 
 "$PYTHON3" "$tests/report/derive.py" assumed "$golden" "$work/small" 8
 run_report "$work/small" -o "$work/small.html"
@@ -170,27 +242,27 @@ check "8-node matrix: SVG cells with their values, no image" \
         and "n000 → n003: 3000 MB/s" in text'
 "$PYTHON3" -c 'import json, sys
 records = [json.loads(line) for line in open(sys.argv[1])]
-json.dump(records, open(sys.argv[1], "w"))' "$work/small/preflight.json"
+json.dump(records, open(sys.argv[1], "w"))' "$work/small/preflight-testnodes.json"
 run_report "$work/small" -o "$work/array.html"
 check "preflight as one JSON document (an array): the same rows" \
-    holds "$work/array.html" '[r["attrs"]["data-node"] for r in rows("summary-preflight")] == ["node-b", "node-a", "node-c"]'
+    holds "$work/array.html" '[r["attrs"]["data-node"] for r in rows("summary-pf1")] == ["nodeE", "nodeF", "nodeA"]'
 
 "$PYTHON3" "$tests/report/derive.py" scale "$golden" "$work/scale" 80 70
 run_report "$work/scale" -o "$work/scale.html"
-check "80 configurations: 4 plots of 8 per program, the rest said to be in the tables" \
-    holds "$work/scale.html" 'svgs == 2 * 4 + 1 and "fabperf_bw: 8 more configurations are not plotted" in text
+check "80 configurations and the all-pairs sweep: 4 plots of 8 per program, the rest said to be in the tables" \
+    holds "$work/scale.html" 'svgs == 2 * 4 + 1 + 1 and "fabperf_bw: 8 more configurations are not plotted" in text
         and "fabperf_latency: 8 more configurations are not plotted" in text'
-check "80 configurations: the table of all of them is collapsed, none is listed as not ok" \
-    holds "$work/scale.html" '"All 240 launches of 80 configurations ended ok." in text and len(rows("summary-all-launches")) == 80'
+check "81 configurations: the table of all of them is collapsed, none is listed as not ok" \
+    holds "$work/scale.html" '"All 241 launches of 81 configurations ended ok." in text and len(rows("summary-all-launches")) == 81'
 check "1040 verdicts: only the one that did not pass is listed in the summary" \
     holds "$work/scale.html" '[(r["cells"][0], r["cells"][2]) for r in rows("summary-verdicts")] == [("cfg0079", "64")]
         and "1039 of 1040 verdicts are pass" in text'
 check "the configuration with a failing size is plotted first, though last of 40" \
     holds "$work/scale.html" '"cfg0079" in [t for t in svg_texts if "fabperf_latency" in t][0]'
 check "70-node matrix: an embedded PNG" holds "$work/scale.html" 'len(images) == 1'
-"$PYTHON3" -c 'import sys; sys.exit(0 if "<details><summary>All 80 configurations" in open(sys.argv[1]).read() else 1)' \
+"$PYTHON3" -c 'import sys; sys.exit(0 if "<details><summary>All 81 configurations" in open(sys.argv[1]).read() else 1)' \
     "$work/scale.html"
-check "80 configurations: the table of all is closed (<details> without open)" [ $? -eq 0 ]
+check "81 configurations: the table of all is closed (<details> without open)" [ $? -eq 0 ]
 
 # ---- bad usage ------------------------------------------------------------------------------
 run_report "$work/no-such-folder"
@@ -209,7 +281,8 @@ env FABPERF_COMPARE="$work/no-such-compare" "$PYTHON3" "$report" "$golden" >"$wo
 check "fabperf-compare missing: exit 2, one line naming it" one_error_line "cannot load fabperf-compare from .*no-such-compare"
 run_report --help
 check "--help: what is read and the exit status" \
-    sh -c "grep -q launches.tsv '$work/out' && grep -q skipped.txt '$work/out' && grep -q 'exit status' '$work/out'"
+    sh -c "grep -q launches.tsv '$work/out' && grep -q skipped.txt '$work/out' && grep -q 'exit status' '$work/out' \
+        && grep -q 'computed by fabperf-compare (min..max below 6 launches' '$work/out'"
 
 echo "1..$checks"
 [ "$failures" -eq 0 ]
