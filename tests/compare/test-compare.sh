@@ -243,6 +243,15 @@ check "one launch in another mode: flagged, the median stays with the other four
     json_holds 'value("fabperf_latency", 1, "gamma")["disagree"] is True and near(value("fabperf_latency", 1, "gamma")["value"], 3.03) and near(value("fabperf_latency", 1, "gamma")["ci_hi"], 7.2) and table("fabperf_latency")["configurations"][1]["disagree_sizes"] == 1'
 check "launches that agree within their CIs are not flagged" \
     json_holds 'value("fabperf_latency", 1, "alpha")["disagree"] is False'
+# The sbatch templates keep the preflight records in the run folder: they describe nodes, not a
+# measurement, and a folder read whole skips them.
+printf '%s\n' '{"type":"meta","program":"fabperf_preflight","version":"0.1.0","nodes":["vm"]}' \
+    '{"type":"end","result":"pass","failures":0,"warnings":0}' >"$work/run/preflight.json"
+compare --format json "$work/alpha" "$work/run"
+check "run folder with the preflight records: exits 0" rc_is 0
+check "run folder with the preflight records: the same configurations, the records skipped" \
+    json_holds '[(c["name"], c["repeats"]) for c in table("fabperf_latency")["configurations"]] == [("alpha", 5), ("gamma", 5)]'
+rm "$work/run/preflight.json"
 compare "$work/alpha" "$work/run"
 check "text flags the disagreeing launches with !" grep -Eq '^ +1 .*\[2\.940, 7\.200\] ! ' "$work/out"
 
