@@ -4,6 +4,11 @@
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 
+if [ -z "${FABPERF_HELP2MAN:-}" ]; then
+    echo "SKIP: configure found no help2man, so no man pages were built"
+    exit 77
+fi
+
 # page_documents PAGE HELP-COMMAND...: every --option of the help text is in the page.
 page_documents() {
     page=$1
