@@ -64,19 +64,23 @@ for type in half bfloat16 double int32 int64; do
     check "nccl allreduce $type max: rows Pass" check_output json "$work/out" --metric collective \
         --min 8 --max 1048576 --factor 32 --unit 8 --busbw-factor 0 --validated --one-rank
 done
-# CUDA events (the NCCL backend's timer) against MPI_Wtime around the same calls: from 1 MiB, where
-# a launch's microseconds are a small part of a call, the two medians agree within 10%, and no
-# bus bandwidth exceeds the card's copy ceiling.
+# CUDA events (the NCCL backend's timer) against MPI_Wtime around the same calls. An MPI_Wtime
+# sample also holds the host's launch and its wait for the stream (measured on an H200: 4-9 us
+# more at 1-256 MiB), which events leave out: so at every size events read no more than MPI_Wtime
+# and at most 15 us less, and where a call is long (256 MiB) the two agree within 10%. No bus
+# bandwidth exceeds the card's copy ceiling.
 ceiling=$("$FABPERF_GPU_PROBE" --copy-ceiling)
 for timer in cuda wtime; do
     run_job 1 default fabperf_allreduce --backend nccl --timer "$timer" -m 1M:256M -f 4 -i 200 -x 20 --format json
     check "nccl allreduce --timer $timer: exit 0" rc_is 0
     cp "$work/out" "$work/$timer.json"
 done
-check "nccl allreduce: CUDA events and MPI_Wtime medians within 10% at every size from 1 MiB" "$PYTHON3" -c '
+check "nccl allreduce: CUDA events <= MPI_Wtime by at most 15 us at every size, within 10% at 256 MiB" "$PYTHON3" -c '
 import json, sys
 rows = [{r["size"]: r["p50_us"] for r in map(json.loads, open(f)) if r["type"] == "row"} for f in sys.argv[1:3]]
-sys.exit(not (rows[0].keys() == rows[1].keys() and all(0.9 <= rows[0][s] / rows[1][s] <= 1.1 for s in rows[0])))' \
+cuda, wtime = rows
+sys.exit(not (cuda.keys() == wtime.keys() and all(cuda[s] <= wtime[s] <= cuda[s] + 15 for s in cuda)
+              and 0.9 <= cuda[268435456] / wtime[268435456] <= 1.1))' \
     "$work/cuda.json" "$work/wtime.json"
 check "nccl allreduce: algbw at most 1.05 x the copy ceiling ($ceiling MB/s)" json_check "$work/cuda.json" \
     "all(r['oop_algbw_gbps'] * 1000 <= 1.05 * $ceiling for r in rows)"
