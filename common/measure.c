@@ -68,6 +68,7 @@ static inline int take_sample(fp_run_t *run, size_t slot, size_t bytes, long bat
     if (h->complete && rc == FP_OK)
         rc = h->complete(&run->ctx);
     run->timer->end(slot);
+    run->operations += batch; /* warm-up, calibration, pilot and reported samples alike */
     return rc;
 }
 

@@ -131,10 +131,10 @@ static int pt2pt_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
     fill_row(run, bytes, batch, n, row);
     row->target_met = met;
     /* Every rank sends and receives the same: latency bytes both ways per operation, bw a window
-     * (plus one-byte acks), bibw a window each way; warm-up operations are one each. */
+     * (plus one-byte acks), bibw a window each way; every operation run counts, timed or not. */
     double per_op = (double)bytes * (run->bench->report == FP_REPORT_LATENCY ? 2.0 :
                                      (double)run->ctx.window * run->bench->directions);
-    row->traffic_bytes = per_op * (double)(run->plan.warmup + batch * (long)n);
+    row->traffic_bytes = per_op * (double)run->operations;
     row->traffic_peer = run->ctx.peer;
     row->staged = run->params.staging;
     row->check = -1;

@@ -140,6 +140,7 @@ static void cut_short(const char *why)
 static int measure_with_evidence(fp_run_t *run, size_t size, fp_row_t *row, fp_evidence_t *ev)
 {
     memset(ev, 0, sizeof *ev);
+    run->operations = 0;
     if (run->path)
         FP_CHECK(fp_path_before(run->path, run));
     FP_CHECK(run->bench->family->measure(run, size, row));

@@ -48,9 +48,9 @@ static void node_name(const pf_where_t *where, const char *host, char *out, size
 {
     char text[64];
     if (pf_read(where->proc_root, "sys/kernel/hostname", text, sizeof text) == 0 && text[0])
-        snprintf(out, len, "%s", text);
+        snprintf(out, len, "%.*s", (int)(len ? len - 1 : 0), text);
     else
-        snprintf(out, len, "%s", host);
+        snprintf(out, len, "%.*s", (int)(len ? len - 1 : 0), host);
 }
 
 static void gather_local(pf_node_t *node, const pf_where_t *where)

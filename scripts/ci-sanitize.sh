@@ -12,12 +12,12 @@ flags='-fsanitize=address,undefined -fno-omit-frame-pointer -g -O1'
 [ -x "$top/configure" ] || (cd "$top" && autoreconf -fi)
 mkdir -p "$build"
 cd "$build"
-"$top/configure" CFLAGS="$flags" LDFLAGS="$flags" "$@"
-make -j"$(nproc)"
-
+# Set before make too: the man pages run each program's --help.
 ASAN_OPTIONS=detect_leaks=0:abort_on_error=1
 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 export ASAN_OPTIONS UBSAN_OPTIONS
+"$top/configure" CFLAGS="$flags" LDFLAGS="$flags" "$@"
+make -j"$(nproc)"
 status=0
 make check || status=$?
 

@@ -120,6 +120,14 @@ all|--layout: unknown value 'nccl' (accepted: full, osu, nccl-tests)|--layout nc
 all|--layout: empty value|--layout=
 all|--layout osu applies to --format text|--layout osu --format json
 all|--layout nccl-tests applies to the collectives|--layout nccl-tests
+all|--expect: 'bw>=' is not a threshold (accepted: bw>=N|--expect 'bw>='
+all|--expect: 'lat<=x@8' is not a threshold|--expect 'lat<=x@8'
+all|--line-rate: 'fast' is not a line rate (accepted: bits/s > 0|--line-rate fast
+all|--line-rate: '0' is not a line rate|--line-rate 0
+all|--expect-nic: empty value|--expect-nic=
+all|--expect-nic needs the path evidence|--expect-nic lo --path-evidence off
+all|--path-evidence: unknown value 'maybe' (accepted: off, on)|--path-evidence maybe
+all|--path-evidence: empty value|--path-evidence=
 all|--output: empty value|--output ''
 all|--output: missing value|--output
 all|--output: cannot create|--output /nonexistent-dir/x.json
