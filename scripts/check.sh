@@ -33,7 +33,16 @@ test_in() {
     echo "== tests: $name"
     (cd "build-$name" && make -j1 check "$@" >check.log 2>&1) || status=1
     grep -E "^(PASS|FAIL|SKIP|ERROR|XPASS)" "build-$name/check.log"
+    show_failures "build-$name"
     logs="$logs build-$name/test-suite.log"
+}
+
+# show_failures DIR: the first failed checks of each failed test in DIR, with what follows them.
+show_failures() {
+    grep -E "^(FAIL|ERROR):" "$1/check.log" 2>/dev/null | while read -r _ test; do
+        echo "   $test:"
+        grep -A6 -m2 "^not ok" "$1/${test%.sh}.log" 2>/dev/null | head -14 | sed 's/^/     /'
+    done
 }
 
 # Every shell script of the tree passes shellcheck. Found with find, not git: a release tarball
@@ -75,6 +84,7 @@ mkdir build-sanitize
     status=1
 }
 grep -E "^(PASS|FAIL|SKIP|ERROR|XPASS)" build-sanitize/check.log
+show_failures build-sanitize
 [ -f build-sanitize/test-suite.log ] && logs="$logs build-sanitize/test-suite.log"
 
 # The option and size parsers under libFuzzer for a minute.
