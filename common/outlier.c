@@ -32,23 +32,22 @@ void fp_polish_free(fp_polish_t *p)
     memset(p, 0, sizeof *p);
 }
 
-/* Subtracts from each row (stride_in = n, stride_out = 1) or column (1, n) its median residual and
- * adds it to the effect; returns the largest change. */
-static double polish_pass(fp_polish_t *p, double *effect, size_t stride_line, size_t stride_item,
-                          double *scratch)
+/* Subtracts from each node's row (senders) or column (receivers) its median residual and adds it to
+ * its effect; returns the largest change. */
+static double polish_pass(fp_polish_t *p, int receivers, double *scratch)
 {
-    double change = 0.0;
-    for (size_t a = 0; a < p->n; a++) {
-        for (size_t b = 0; b < p->n; b++)
-            scratch[b] = p->resid[a * stride_line + b * stride_item];
-        double m = fp_median_finite(scratch, p->n);
+    const fp_shifts_t *s = &p->layout;
+    double *effect = receivers ? p->receiver : p->sender, change = 0.0;
+    for (size_t i = 0; i < s->n; i++) {
+        for (size_t r = 0; r < s->nshifts; r++)
+            scratch[r] = p->resid[receivers ? fp_shifts_recv_index(s, r, i) : r * s->n + i];
+        double m = fp_median_finite(scratch, s->nshifts);
         if (!isfinite(m))
             continue;
-        effect[a] += m;
-        for (size_t b = 0; b < p->n; b++)
-            p->resid[a * stride_line + b * stride_item] -= m;
-        if (fabs(m) > change)
-            change = fabs(m);
+        effect[i] += m;
+        for (size_t r = 0; r < s->nshifts; r++)
+            p->resid[receivers ? fp_shifts_recv_index(s, r, i) : r * s->n + i] -= m;
+        change = fmax(change, fabs(m));
     }
     return change;
 }
@@ -56,33 +55,35 @@ static double polish_pass(fp_polish_t *p, double *effect, size_t stride_line, si
 /* Moves the median of the effects into the overall value. */
 static void center_effects(fp_polish_t *p, double *effect, double *scratch)
 {
-    memcpy(scratch, effect, p->n * sizeof *scratch);
-    double m = fp_median_finite(scratch, p->n);
+    memcpy(scratch, effect, p->layout.n * sizeof *scratch);
+    double m = fp_median_finite(scratch, p->layout.n);
     if (!isfinite(m))
         return;
-    for (size_t a = 0; a < p->n; a++)
+    for (size_t a = 0; a < p->layout.n; a++)
         effect[a] -= m;
     p->overall += m;
 }
 
-int fp_median_polish(size_t n, const double *y, int max_iterations, fp_polish_t *p)
+int fp_median_polish(const fp_shifts_t *layout, const double *y, int max_iterations, fp_polish_t *p)
 {
+    size_t n = layout->n, cells = layout->n * layout->nshifts;
     memset(p, 0, sizeof *p);
-    p->n = n;
-    p->sender = calloc(n ? n : 1, sizeof(double));
-    p->receiver = calloc(n ? n : 1, sizeof(double));
-    p->resid = malloc((n > 0 ? n * n : 1) * sizeof(double));
-    double *scratch = malloc((n ? n : 1) * sizeof(double));
+    p->layout = *layout;
+    p->sender = calloc(n + 1, sizeof(double));
+    p->receiver = calloc(n + 1, sizeof(double));
+    p->resid = malloc((cells + 1) * sizeof(double));
+    double *scratch = malloc((n + layout->nshifts + 1) * sizeof(double));
     if (!p->sender || !p->receiver || !p->resid || !scratch) {
         free(scratch);
         fp_polish_free(p);
         return -1;
     }
-    memcpy(p->resid, y, n * n * sizeof(double));
+    if (cells)
+        memcpy(p->resid, y, cells * sizeof(double));
     for (int it = 0; it < max_iterations; it++) {
-        double change = polish_pass(p, p->sender, n, 1, scratch);
+        double change = polish_pass(p, 0, scratch);
         center_effects(p, p->receiver, scratch);
-        change = fmax(change, polish_pass(p, p->receiver, 1, n, scratch));
+        change = fmax(change, polish_pass(p, 1, scratch));
         center_effects(p, p->sender, scratch);
         if (change < 1e-9)
             break;

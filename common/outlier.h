@@ -21,17 +21,32 @@ typedef struct fp_cell {
     double median, lo, hi;
 } fp_cell_t;
 
+/* Cells are stored by shift, as sweeps measure them: round r holds the cells
+ * i -> (i + shifts[r]) mod n of every node i, at index r * n + i. A full sweep has the n - 1 shifts
+ * 1..n-1 (each ordered pair once); a sampled one a few, so memory is n x nshifts, never n x n
+ * unless every pair is measured. */
+typedef struct fp_shifts {
+    size_t n, nshifts;
+    const size_t *shift; /* nshifts distinct values in 1..n-1 */
+} fp_shifts_t;
+
+/* Index of the cell that node i receives in round r (its sender is (i - shift[r]) mod n). */
+static inline size_t fp_shifts_recv_index(const fp_shifts_t *s, size_t r, size_t i)
+{
+    return r * s->n + (i + s->n - s->shift[r]) % s->n;
+}
+
 typedef struct fp_polish {
-    size_t n;
+    fp_shifts_t layout;
     double overall;
     double *sender;   /* n row effects */
     double *receiver; /* n column effects */
-    double *resid;    /* n x n, row-major (sender i, receiver j); NAN where not measured */
+    double *resid;    /* nshifts x n, as the cells; NAN where not measured */
 } fp_polish_t;
 
-/* y: n x n row-major, NAN = missing (the diagonal always). Returns 0, or -1 when out of memory;
- * free with fp_polish_free. */
-int fp_median_polish(size_t n, const double *y, int max_iterations, fp_polish_t *out);
+/* y: nshifts x n by shift, NAN = missing. Returns 0, or -1 when out of memory; free with
+ * fp_polish_free. */
+int fp_median_polish(const fp_shifts_t *layout, const double *y, int max_iterations, fp_polish_t *out);
 void fp_polish_free(fp_polish_t *p);
 
 typedef enum {
@@ -51,10 +66,10 @@ typedef struct fp_finding {
     size_t cells, confirmed; /* cells concerned; of them, CI wholly on the bad side */
 } fp_finding_t;
 
-/* Judges an n x n matrix of cells (higher_is_better: 1 bandwidth, 0 latency). Writes up to max
+/* Judges the cells of a sweep (higher_is_better: 1 bandwidth, 0 latency). Writes up to max
  * findings (the nodes' in node order, then the links' in cell order); *count gets how many there are. Returns 0, -1 out of memory. */
-int fp_outliers_find(size_t n, const fp_cell_t *cells, int higher_is_better, fp_finding_t *out, size_t max,
-                     size_t *count);
+int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, int higher_is_better, fp_finding_t *out,
+                     size_t max, size_t *count);
 
 /* One line, e.g. "slow node h3 as sender: 11.6 MB/s [11.2, 11.9] over 5 cells, typical 118 MB/s (0.10 x)":
  * the median of the cells' medians and of their CI bounds; names NULL: "rank I". */

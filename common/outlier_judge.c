@@ -11,12 +11,14 @@
 #define POLISH_ITERATIONS 20
 
 typedef struct judge {
-    size_t n;
+    fp_shifts_t L;
+    size_t n, ncells; /* nodes; stored cells (nshifts x n) */
+    long *round_of;   /* n: the round of each shift, -1 when not measured */
     const fp_cell_t *cells;
     int higher_is_better;
     double *g;       /* goodness: log of bandwidth, or minus log of latency; NAN not measured */
     double *g_best;  /* the goodness of the CI's good end */
-    double *scratch; /* max(8 n, n x n) */
+    double *scratch; /* max(8 nshifts + 8 + n, stored cells) */
     fp_polish_t p;
     double cell_sd; /* typical spread of one cell, from the CIs: floor of every scale */
 } judge_t;
@@ -45,21 +47,29 @@ static void robust_spread(double *x, size_t n, double floor_sd, double *center, 
     *scale = isfinite(mad) ? fmax(MAD_TO_SD * mad, floor_sd) : floor_sd;
 }
 
-static int judge_open(judge_t *J, size_t n, const fp_cell_t *cells, int higher_is_better)
+static int judge_open(judge_t *J, const fp_shifts_t *L, const fp_cell_t *cells, int higher_is_better)
 {
+    size_t n = L->n, ncells = L->n * L->nshifts, nscratch = 8 * L->nshifts + 8 + n;
     memset(J, 0, sizeof *J);
+    J->L = *L;
     J->n = n;
+    J->ncells = ncells;
     J->cells = cells;
     J->higher_is_better = higher_is_better;
-    J->g = malloc(n * n * sizeof(double));
-    J->g_best = malloc(n * n * sizeof(double));
-    J->scratch = malloc((n * n > 8 * n ? n * n : 8 * n) * sizeof(double));
-    if (!J->g || !J->g_best || !J->scratch)
+    J->round_of = malloc((n + 1) * sizeof(long));
+    J->g = malloc((ncells + 1) * sizeof(double));
+    J->g_best = malloc((ncells + 1) * sizeof(double));
+    J->scratch = malloc((ncells > nscratch ? ncells : nscratch) * sizeof(double));
+    if (!J->round_of || !J->g || !J->g_best || !J->scratch)
         return -1;
+    for (size_t k = 0; k < n; k++)
+        J->round_of[k] = -1;
+    for (size_t r = 0; r < L->nshifts; r++)
+        J->round_of[L->shift[r] % n] = (long)r;
     size_t widths = 0;
-    for (size_t k = 0; k < n * n; k++) {
+    for (size_t k = 0; k < ncells; k++) {
         const fp_cell_t *c = &cells[k];
-        int ok = isfinite(c->median) && c->median > 0 && k / n != k % n;
+        int ok = isfinite(c->median) && c->median > 0;
         J->g[k] = ok ? goodness(J, c->median) : NAN;
         double best = higher_is_better ? c->hi : c->lo;
         J->g_best[k] = ok && best > 0 ? goodness(J, best) : J->g[k];
@@ -67,30 +77,44 @@ static int judge_open(judge_t *J, size_t n, const fp_cell_t *cells, int higher_i
             J->scratch[widths++] = fabs(log(c->hi) - log(c->lo)) / (2.0 * CI95_Z);
     }
     J->cell_sd = widths ? fp_median_finite(J->scratch, widths) : 0.0;
-    return fp_median_polish(n, J->g, POLISH_ITERATIONS, &J->p);
+    return fp_median_polish(L, J->g, POLISH_ITERATIONS, &J->p);
 }
 
 static void judge_close(judge_t *J)
 {
+    free(J->round_of);
     free(J->g);
     free(J->g_best);
     free(J->scratch);
     fp_polish_free(&J->p);
 }
 
-/* Cells of node i as sender (its row, roles & 1) and as receiver (its column, roles & 2): how many,
- * how many have their whole CI below what the matrix predicts without i's own effect (center: the
- * typical sender and receiver effects), and the medians of their medians, bounds and predictions. */
+/* Index of cell a -> b, or (size_t)-1 when that shift was not measured. */
+static size_t cell_index(const judge_t *J, size_t a, size_t b)
+{
+    long r = a == b ? -1 : J->round_of[(b + J->n - a) % J->n];
+    return r < 0 ? (size_t)-1 : (size_t)r * J->n + a;
+}
+
+/* Cells of node i as sender (role 1) or receiver (role 2): index of round r's cell and its partner. */
+static size_t node_cell(const judge_t *J, size_t i, int role, size_t r, size_t *partner)
+{
+    size_t n = J->n, k = role == 1 ? r * n + i : fp_shifts_recv_index(&J->L, r, i);
+    *partner = role == 1 ? (i + J->L.shift[r]) % n : k % n;
+    return k;
+}
+
+/* Cells of node i as sender (roles & 1) and as receiver (roles & 2): how many, how many have their
+ * whole CI below what the matrix predicts without i's own effect (center: the typical sender and
+ * receiver effects), and the medians of their medians, bounds and predictions. */
 static void node_cells(judge_t *J, size_t i, int roles, const double center[2], fp_finding_t *f)
 {
-    size_t n = J->n, m = 0;
-    double *med = J->scratch, *lo = med + 2 * n, *hi = lo + 2 * n, *typ = hi + 2 * n;
+    size_t m = 0, stride = 2 * J->L.nshifts + 2;
+    double *med = J->scratch, *lo = med + stride, *hi = lo + stride, *typ = hi + stride;
     f->cells = f->confirmed = 0;
     for (int role = 1; role <= 2; role++) {
-        if (!(roles & role))
-            continue;
-        for (size_t j = 0; j < n; j++) {
-            size_t k = role == 1 ? i * n + j : j * n + i;
+        for (size_t r = 0; (roles & role) && r < J->L.nshifts; r++) {
+            size_t j, k = node_cell(J, i, role, r, &j);
             if (!isfinite(J->g[k]))
                 continue;
             double pred = J->p.overall + (role == 1 ? center[0] + J->p.receiver[j] : center[1] + J->p.sender[j]);
@@ -167,18 +191,16 @@ static int add_node_findings(judge_t *J, const unsigned char *slow, const double
     return 0;
 }
 
-/* Cell (i, j) is a slow link when its residual is large and its whole CI lies below the fit. */
-static int link_slow(const judge_t *J, size_t i, size_t j, double center, double scale)
+/* Cell k (a -> b) is a slow link when its residual is large and its whole CI lies below the fit. */
+static int link_slow(const judge_t *J, size_t k, size_t a, size_t b, double center, double scale)
 {
-    size_t k = i * J->n + j;
-    if (!isfinite(J->p.resid[k]) || !(J->p.resid[k] - center < -FP_OUTLIER_K * scale))
+    if (k == (size_t)-1 || !isfinite(J->p.resid[k]) || !(J->p.resid[k] - center < -FP_OUTLIER_K * scale))
         return 0;
-    return J->g_best[k] < J->p.overall + J->p.sender[i] + J->p.receiver[j];
+    return J->g_best[k] < J->p.overall + J->p.sender[a] + J->p.receiver[b];
 }
 
-static void set_cell(const judge_t *J, size_t i, size_t j, double *median, double *lo, double *hi)
+static void set_cell(const fp_cell_t *c, double *median, double *lo, double *hi)
 {
-    const fp_cell_t *c = &J->cells[i * J->n + j];
     *median = c->median;
     *lo = c->lo;
     *hi = c->hi;
@@ -187,14 +209,14 @@ static void set_cell(const judge_t *J, size_t i, size_t j, double *median, doubl
 /* Median number of measured cells in a row. */
 static double cells_per_row(judge_t *J)
 {
-    size_t n = J->n;
-    for (size_t i = 0; i < n; i++) {
+    double *count = J->scratch;
+    for (size_t i = 0; i < J->n; i++) {
         size_t m = 0;
-        for (size_t j = 0; j < n; j++)
-            m += isfinite(J->g[i * n + j]);
-        J->scratch[i] = m ? (double)m : NAN;
+        for (size_t r = 0; r < J->L.nshifts; r++)
+            m += isfinite(J->g[r * J->n + i]);
+        count[i] = m ? (double)m : NAN;
     }
-    return fp_median_finite(J->scratch, n);
+    return fp_median_finite(count, J->n);
 }
 
 /* Links, skipping the cells that a slow node already explains. */
@@ -202,36 +224,36 @@ static int add_link_findings(judge_t *J, const unsigned char *slow, finding_list
 {
     size_t n = J->n;
     double center, scale, m = cells_per_row(J);
-    memcpy(J->scratch, J->p.resid, n * n * sizeof(double));
-    robust_spread(J->scratch, n * n, J->cell_sd, &center, &scale);
+    memcpy(J->scratch, J->p.resid, J->ncells * sizeof(double));
+    robust_spread(J->scratch, J->ncells, J->cell_sd, &center, &scale);
     /* A residual is the cell minus a fit made from that cell's own row and column, which shrinks
      * it: by (1 - 1/m) per way for m cells a row, as for an additive least-squares fit. */
     if (m > 1)
         scale /= 1.0 - 1.0 / m;
-    for (size_t i = 0; i < n; i++) {
-        for (size_t j = 0; j < n; j++) {
-            if ((slow[i] & 1) || (slow[j] & 2) || !link_slow(J, i, j, center, scale))
-                continue;
-            int back = !(slow[j] & 1) && !(slow[i] & 2) && link_slow(J, j, i, center, scale);
-            if (back && j < i)
-                continue; /* reported with (j, i) */
-            fp_finding_t f = {.kind = back ? FP_FIND_LINK_BOTH : FP_FIND_LINK, .a = (int)i, .b = (int)j};
-            set_cell(J, i, j, &f.median, &f.lo, &f.hi);
-            f.median2 = f.lo2 = f.hi2 = NAN;
-            if (back)
-                set_cell(J, j, i, &f.median2, &f.lo2, &f.hi2);
-            f.typical = value_of(J, J->p.overall + J->p.sender[i] + J->p.receiver[j]);
-            f.cells = f.confirmed = back ? 2 : 1;
-            if (list_add(l, &f))
-                return -1;
-        }
+    for (size_t k = 0; k < J->ncells; k++) {
+        size_t a = k % n, b = (a + J->L.shift[k / n]) % n, back = cell_index(J, b, a);
+        if ((slow[a] & 1) || (slow[b] & 2) || !link_slow(J, k, a, b, center, scale))
+            continue;
+        int both = !(slow[b] & 1) && !(slow[a] & 2) && link_slow(J, back, b, a, center, scale);
+        if (both && b < a)
+            continue; /* reported with b -> a */
+        fp_finding_t f = {.kind = both ? FP_FIND_LINK_BOTH : FP_FIND_LINK, .a = (int)a, .b = (int)b};
+        set_cell(&J->cells[k], &f.median, &f.lo, &f.hi);
+        f.median2 = f.lo2 = f.hi2 = NAN;
+        if (both)
+            set_cell(&J->cells[back], &f.median2, &f.lo2, &f.hi2);
+        f.typical = value_of(J, J->p.overall + J->p.sender[a] + J->p.receiver[b]);
+        f.cells = f.confirmed = both ? 2 : 1;
+        if (list_add(l, &f))
+            return -1;
     }
     return 0;
 }
 
-int fp_outliers_find(size_t n, const fp_cell_t *cells, int higher_is_better, fp_finding_t *out, size_t max,
-                     size_t *count)
+int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, int higher_is_better, fp_finding_t *out,
+                     size_t max, size_t *count)
 {
+    size_t n = layout->n;
     judge_t J;
     finding_list_t l = {0};
     double center[2];
@@ -239,7 +261,7 @@ int fp_outliers_find(size_t n, const fp_cell_t *cells, int higher_is_better, fp_
     int rc = -1;
     *count = 0;
     memset(&J, 0, sizeof J);
-    if (slow && judge_open(&J, n, cells, higher_is_better) == 0) {
+    if (slow && judge_open(&J, layout, cells, higher_is_better) == 0) {
         judge_nodes(&J, slow, center);
         rc = add_node_findings(&J, slow, center, &l) || add_link_findings(&J, slow, &l) ? -1 : 0;
     }
