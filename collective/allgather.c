@@ -1,14 +1,6 @@
 /* fabperf_allgather: every rank ends with all ranks' blocks in rank order; S = the whole output. */
 #include "collective.h"
 
-static int allgather_sample(fp_ctx_t *ctx, size_t bytes, long batch)
-{
-    (void)bytes;
-    for (long i = 0; i < batch; i++)
-        FP_CHECK(ctx->coll->allgather(ctx, ctx->send, ctx->recv, ctx->count));
-    return FP_OK;
-}
-
 static void allgather_layout(size_t count, int nranks, fp_coll_layout_t *l)
 {
     size_t block = count / (size_t)nranks;
@@ -32,12 +24,12 @@ static const fp_bench_t allgather = {
     .name = "allgather",
     .title = "Allgather Test (MPI_Allgather / ncclAllGather)",
     .sample_text = "batch of calls after a barrier; the maximum over ranks per iteration",
+    .family = &fp_family_coll,
     .report = FP_REPORT_COLLECTIVE,
     .uses = FP_USES_COLLECTIVE,
     .time_divisor = 1.0,
     .default_max = 1 << 20,
     .coll = &allgather_coll,
-    .sample = allgather_sample,
 };
 
 int main(int argc, char **argv)

@@ -1,14 +1,6 @@
 /* fabperf_allreduce: every rank ends with the reduction of all ranks' buffers. */
 #include "collective.h"
 
-static int allreduce_sample(fp_ctx_t *ctx, size_t bytes, long batch)
-{
-    (void)bytes;
-    for (long i = 0; i < batch; i++)
-        FP_CHECK(ctx->coll->allreduce(ctx, ctx->send, ctx->recv, ctx->count));
-    return FP_OK;
-}
-
 static void allreduce_layout(size_t count, int nranks, fp_coll_layout_t *l)
 {
     (void)nranks;
@@ -32,12 +24,12 @@ static const fp_bench_t allreduce = {
     .name = "allreduce",
     .title = "Allreduce Test (MPI_Allreduce / ncclAllReduce)",
     .sample_text = "batch of calls after a barrier; the maximum over ranks per iteration",
+    .family = &fp_family_coll,
     .report = FP_REPORT_COLLECTIVE,
     .uses = FP_USES_COLLECTIVE | FP_USES_OP,
     .time_divisor = 1.0,
     .default_max = 1 << 20,
     .coll = &allreduce_coll,
-    .sample = allreduce_sample,
 };
 
 int main(int argc, char **argv)

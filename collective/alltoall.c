@@ -2,14 +2,6 @@
  * buffer of one rank. */
 #include "collective.h"
 
-static int alltoall_sample(fp_ctx_t *ctx, size_t bytes, long batch)
-{
-    (void)bytes;
-    for (long i = 0; i < batch; i++)
-        FP_CHECK(ctx->coll->alltoall(ctx, ctx->send, ctx->recv, ctx->count));
-    return FP_OK;
-}
-
 static void alltoall_layout(size_t count, int nranks, fp_coll_layout_t *l)
 {
     size_t block = count / (size_t)nranks;
@@ -33,12 +25,12 @@ static const fp_bench_t alltoall = {
     .name = "alltoall",
     .title = "All-to-all Test (MPI_Alltoall / grouped ncclSend and ncclRecv)",
     .sample_text = "batch of calls after a barrier; the maximum over ranks per iteration",
+    .family = &fp_family_coll,
     .report = FP_REPORT_COLLECTIVE,
     .uses = FP_USES_COLLECTIVE,
     .time_divisor = 1.0,
     .default_max = 1 << 20,
     .coll = &alltoall_coll,
-    .sample = alltoall_sample,
 };
 
 int main(int argc, char **argv)

@@ -1,14 +1,6 @@
 /* fabperf_bcast: the root's buffer ends on every rank. */
 #include "collective.h"
 
-static int bcast_sample(fp_ctx_t *ctx, size_t bytes, long batch)
-{
-    (void)bytes;
-    for (long i = 0; i < batch; i++)
-        FP_CHECK(ctx->coll->bcast(ctx, ctx->send, ctx->recv, ctx->count, (int)ctx->params->root));
-    return FP_OK;
-}
-
 static void bcast_layout(size_t count, int nranks, fp_coll_layout_t *l)
 {
     (void)nranks;
@@ -30,12 +22,12 @@ static const fp_bench_t bcast = {
     .name = "bcast",
     .title = "Broadcast Test (MPI_Bcast / ncclBroadcast)",
     .sample_text = "batch of calls after a barrier; the maximum over ranks per iteration",
+    .family = &fp_family_coll,
     .report = FP_REPORT_COLLECTIVE,
     .uses = FP_USES_COLLECTIVE | FP_USES_ROOT,
     .time_divisor = 1.0,
     .default_max = 1 << 20,
     .coll = &bcast_coll,
-    .sample = bcast_sample,
 };
 
 int main(int argc, char **argv)

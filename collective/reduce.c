@@ -1,14 +1,6 @@
 /* fabperf_reduce: the root ends with the reduction of all ranks' buffers. */
 #include "collective.h"
 
-static int reduce_sample(fp_ctx_t *ctx, size_t bytes, long batch)
-{
-    (void)bytes;
-    for (long i = 0; i < batch; i++)
-        FP_CHECK(ctx->coll->reduce(ctx, ctx->send, ctx->recv, ctx->count, (int)ctx->params->root));
-    return FP_OK;
-}
-
 static void reduce_layout(size_t count, int nranks, fp_coll_layout_t *l)
 {
     (void)nranks;
@@ -31,12 +23,12 @@ static const fp_bench_t reduce = {
     .name = "reduce",
     .title = "Reduce Test (MPI_Reduce / ncclReduce)",
     .sample_text = "batch of calls after a barrier; the maximum over ranks per iteration",
+    .family = &fp_family_coll,
     .report = FP_REPORT_COLLECTIVE,
     .uses = FP_USES_COLLECTIVE | FP_USES_OP | FP_USES_ROOT,
     .time_divisor = 1.0,
     .default_max = 1 << 20,
     .coll = &reduce_coll,
-    .sample = reduce_sample,
 };
 
 int main(int argc, char **argv)

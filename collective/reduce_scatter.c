@@ -1,14 +1,6 @@
 /* fabperf_reduce_scatter: rank r ends with block r of the reduction; S = the whole input. */
 #include "collective.h"
 
-static int reduce_scatter_sample(fp_ctx_t *ctx, size_t bytes, long batch)
-{
-    (void)bytes;
-    for (long i = 0; i < batch; i++)
-        FP_CHECK(ctx->coll->reduce_scatter(ctx, ctx->send, ctx->recv, ctx->count));
-    return FP_OK;
-}
-
 static void reduce_scatter_layout(size_t count, int nranks, fp_coll_layout_t *l)
 {
     size_t block = count / (size_t)nranks;
@@ -34,12 +26,12 @@ static const fp_bench_t reduce_scatter = {
     .name = "reduce_scatter",
     .title = "Reduce-scatter Test (MPI_Reduce_scatter_block / ncclReduceScatter)",
     .sample_text = "batch of calls after a barrier; the maximum over ranks per iteration",
+    .family = &fp_family_coll,
     .report = FP_REPORT_COLLECTIVE,
     .uses = FP_USES_COLLECTIVE | FP_USES_OP,
     .time_divisor = 1.0,
     .default_max = 1 << 20,
     .coll = &reduce_scatter_coll,
-    .sample = reduce_scatter_sample,
 };
 
 int main(int argc, char **argv)

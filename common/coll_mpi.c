@@ -28,7 +28,7 @@ static MPI_Op mpi_op(const fp_ctx_t *ctx)
 /* MPI_IN_PLACE where the variant is in place, the buffer otherwise. */
 static const void *source(const fp_ctx_t *ctx, const void *send)
 {
-    return ctx->in_place ? MPI_IN_PLACE : send;
+    return fp_coll_ctx(ctx)->in_place ? MPI_IN_PLACE : send;
 }
 
 static int mpi_init(fp_ctx_t *ctx, char *about, size_t len)
@@ -70,7 +70,7 @@ static int mpi_allgather(fp_ctx_t *ctx, const void *send, void *recv, size_t cou
 
 static int mpi_reduce_scatter(fp_ctx_t *ctx, const void *send, void *recv, size_t count)
 {
-    if (ctx->in_place) /* MPI's in-place form takes the whole input and leaves block 0 at its start */
+    if (fp_coll_ctx(ctx)->in_place) /* MPI's in-place form takes the whole input and leaves block 0 at its start */
         recv = (char *)recv - (size_t)ctx->rank * count * fp_types[ctx->params->datatype].size;
     FP_MPI_CHECK(MPI_Reduce_scatter_block(source(ctx, send), recv, (int)count, mpi_type(ctx),
                                           mpi_op(ctx), ctx->comm));
@@ -86,7 +86,7 @@ static int mpi_bcast(fp_ctx_t *ctx, const void *send, void *recv, size_t count, 
 
 static int mpi_reduce(fp_ctx_t *ctx, const void *send, void *recv, size_t count, int root)
 {
-    const void *from = ctx->in_place && ctx->rank == root ? MPI_IN_PLACE : send;
+    const void *from = fp_coll_ctx(ctx)->in_place && ctx->rank == root ? MPI_IN_PLACE : send;
     /* Only the root receives; elsewhere the receive buffer would alias the send buffer. */
     void *to = ctx->rank == root ? recv : NULL;
     FP_MPI_CHECK(MPI_Reduce(from, to, (int)count, mpi_type(ctx), mpi_op(ctx), root, ctx->comm));

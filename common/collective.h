@@ -1,9 +1,61 @@
 /* Collectives: communication backends (one ops table entry per fp_backend_t), element types,
- * reduction ops, busbw, validation data. A collective program includes this and fp.h only. */
+ * reduction ops, busbw, validation data, and the collectives' parts of the context and the row.
+ * A collective program includes this only: its layout, expected values and descriptor. */
 #ifndef FP_COLLECTIVE_H
 #define FP_COLLECTIVE_H
 
 #include "fp.h"
+#include "stats.h"
+
+/* Communication backends of the collectives, indexed into fp_coll_backends[]. */
+typedef enum { FP_BACKEND_MPI, FP_BACKEND_NCCL, FP_BACKEND_COUNT } fp_backend_t;
+/* Element types of the collectives; half and bfloat16 exist only for NCCL. */
+typedef enum {
+    FP_TYPE_FLOAT, FP_TYPE_DOUBLE, FP_TYPE_INT32, FP_TYPE_INT64, FP_TYPE_HALF, FP_TYPE_BFLOAT16,
+    FP_TYPE_COUNT
+} fp_type_t;
+typedef enum { FP_OP_SUM, FP_OP_PROD, FP_OP_MAX, FP_OP_MIN, FP_OP_COUNT } fp_op_t;
+/* The collectives: each backend implements them all (or says which variant it cannot do). */
+typedef enum {
+    FP_COLL_ALLREDUCE, FP_COLL_ALLGATHER, FP_COLL_REDUCE_SCATTER, FP_COLL_BCAST, FP_COLL_REDUCE,
+    FP_COLL_ALLTOALL, FP_COLL_KIND_COUNT
+} fp_coll_kind_t;
+/* Variants the core measures per size of a collective: buffers apart, buffers shared, and a
+ * single call per sample (its isolated latency). */
+typedef enum { FP_VAR_OOP, FP_VAR_IP, FP_VAR_ISO, FP_VAR_COUNT } fp_variant_t;
+
+/* How a collective lays out its buffers for S bytes (nccl-tests' GetCollByteCount). Counts are
+ * elements of the chosen type; in place, the send data of rank r starts at rbuf + r x
+ * send_ip_offset and the receive data at rbuf + r x recv_ip_offset. */
+typedef struct fp_coll_layout {
+    size_t count;          /* S / type size, as printed */
+    size_t send_count, recv_count, param_count;
+    size_t send_ip_offset, recv_ip_offset;
+} fp_coll_layout_t;
+
+/* What validation knows when it asks a collective for the expected value of an element. */
+typedef struct fp_coll_check {
+    int rank, nranks, root, in_place;
+    fp_op_t op;
+    const fp_coll_layout_t *layout;
+    /* Rank r's input element i (the same pattern every rank wrote). */
+    double (*input)(const struct fp_coll_check *check, int r, size_t i);
+    uint32_t round;
+    double limit; /* magnitude bound of the inputs */
+} fp_coll_check_t;
+
+typedef enum { FP_BUSBW_ALLREDUCE, FP_BUSBW_GATHER, FP_BUSBW_ONE } fp_busbw_t;
+
+/* A collective: its buffers, its busbw factor and the results it must produce. */
+typedef struct fp_coll {
+    fp_coll_kind_t kind;
+    fp_busbw_t busbw;      /* 2(n-1)/n, (n-1)/n or 1 */
+    int elements_per_rank; /* S must divide into n blocks (allgather, reduce_scatter, alltoall) */
+    void (*layout)(size_t count, int nranks, fp_coll_layout_t *layout);
+    /* Expected value of output element i on check->rank; returns 0 when it is not checked. */
+    int (*expect)(const fp_coll_check_t *check, size_t i, double *value);
+} fp_coll_t;
+
 
 /* A communication backend. Calls follow NCCL's conventions: in place when ctx->in_place, with
  * send and recv pointers placed as nccl-tests places them; counts in elements of
@@ -33,6 +85,36 @@ typedef struct fp_coll_ops {
 } fp_coll_ops_t;
 
 extern const fp_coll_ops_t fp_coll_mpi, fp_coll_nccl;
+
+/* The collectives' part of fp_ctx_t (ctx->family): the backend, and what the core set up for the
+ * variant being measured. */
+typedef struct fp_coll_ctx {
+    const fp_coll_ops_t *ops;
+    void *state;        /* the backend's own (NCCL communicator) */
+    int in_place;       /* send and receive share rbuf, as nccl-tests lays them out */
+    const void *send;   /* where this call reads */
+    void *recv;         /* where it writes */
+    size_t count;       /* elements per call as the library takes it */
+    int root;           /* rooted collectives: -r */
+    int (*call)(fp_ctx_t *ctx, const struct fp_coll_ctx *c); /* one call of this collective */
+} fp_coll_ctx_t;
+
+static inline fp_coll_ctx_t *fp_coll_ctx(const fp_ctx_t *ctx)
+{
+    return (fp_coll_ctx_t *)ctx->family;
+}
+
+/* The collectives' part of a row (row->family): per variant (fp_variant_t); the row's common
+ * time and batch are the out-of-place ones. */
+typedef struct fp_coll_row {
+    size_t count;        /* elements, as nccl-tests prints them */
+    const char *type, *redop; /* "float", "sum" ("none" without reduction) */
+    int root;            /* -1 when not rooted */
+    fp_stats_t var[FP_VAR_COUNT];
+    long var_batch[FP_VAR_COUNT];
+    double algbw[FP_VAR_COUNT], busbw[FP_VAR_COUNT]; /* GB/s from the median; NAN when not run */
+    long var_wrong[FP_VAR_COUNT]; /* -1 when not validated */
+} fp_coll_row_t;
 extern const fp_coll_ops_t *const fp_coll_backends[FP_BACKEND_COUNT];
 
 typedef struct fp_type_info {
@@ -59,5 +141,8 @@ double fp_coll_input(const fp_coll_check_t *check, int rank, size_t i);
 /* Writes / reads one element of a typed buffer. */
 void fp_type_store(fp_type_t type, void *buffer, size_t i, double value);
 double fp_type_load(fp_type_t type, const void *buffer, size_t i);
+
+/* The family of the collectives (coll_run.c). */
+extern const struct fp_family fp_family_coll;
 
 #endif

@@ -9,6 +9,9 @@
 
 enum { FP_TAG_DATA = 1, FP_TAG_ACK = 2 };
 
+/* The family of the point-to-point programs (pt2pt_run.c): two ranks, rank 0's samples. */
+extern const struct fp_family fp_family_pt2pt;
+
 /* Device sbuf -> wire sbuf, wire rbuf -> device rbuf; nothing unless staging. */
 static inline int fp_stage_out(fp_ctx_t *ctx, size_t bytes)
 {

@@ -78,17 +78,17 @@ static int cuda_from_host(void *buffer, const void *host, size_t bytes)
 }
 
 const fp_mem_ops_t fp_mem_pinned = {
-    .name = "pinned", .letter = 'P', .on_device = 0, .alloc = pinned_alloc,
+    .name = "pinned", .letter = 'P', .on_device = 0, .in_host_memory = 1, .needs_cuda = 1, .alloc = pinned_alloc,
     .release = pinned_release, .available = pinned_available, .to_host = cuda_to_host,
     .from_host = cuda_from_host,
 };
 const fp_mem_ops_t fp_mem_cuda = {
-    .name = "cuda", .letter = 'D', .on_device = 1, .alloc = device_alloc,
+    .name = "cuda", .letter = 'D', .on_device = 1, .in_host_memory = 0, .needs_cuda = 1, .alloc = device_alloc,
     .release = device_release, .available = device_available, .to_host = cuda_to_host,
     .from_host = cuda_from_host,
 };
 const fp_mem_ops_t fp_mem_managed = {
-    .name = "managed", .letter = 'M', .on_device = 1, .alloc = managed_alloc,
+    .name = "managed", .letter = 'M', .on_device = 1, .in_host_memory = 0, .needs_cuda = 1, .alloc = managed_alloc,
     .release = device_release, .available = device_available, .to_host = cuda_to_host,
     .from_host = cuda_from_host,
 };

@@ -29,7 +29,8 @@ static int no_cuda_copy(void *dst, const void *src, size_t bytes)
 }
 
 #define FP_NO_CUDA_KIND(kind_name, kind_letter, device)                                            \
-    {.name = kind_name, .letter = kind_letter, .on_device = device, .alloc = no_cuda_alloc,         \
+    {.name = kind_name, .letter = kind_letter, .on_device = device, .in_host_memory = !(device),    \
+     .needs_cuda = 1, .alloc = no_cuda_alloc,                                                       \
      .release = no_cuda_release, .available = no_cuda_available, .to_host = no_cuda_copy, .from_host = no_cuda_copy}
 
 const fp_mem_ops_t fp_mem_pinned = FP_NO_CUDA_KIND("pinned", 'P', 0);

@@ -1,3 +1,4 @@
+#include "config.h" /* PACKAGE_VERSION */
 #include "guard.h"
 
 #include <errno.h>
@@ -10,12 +11,9 @@
 #include <unistd.h>
 
 #include "options.h"
-#include "report.h"
 
 #define FP_GUARD_MIN_WAIT_MS 10 /* shortest sleep of the watchdog */
 #define FP_GUARD_GRACE_S 1          /* after expiry, let the other ranks print their line */
-#define FP_GUARD_BASE_S 60.0
-#define FP_GUARD_BYTES_PER_S 1e7
 
 fp_progress_t fp_progress;
 
@@ -192,19 +190,6 @@ void fp_guard_finish(void)
     pthread_mutex_unlock(&guard_cut_lock);
 }
 
-double fp_guard_default_timeout(const fp_bench_t *bench, const fp_params_t *params, size_t bytes,
-                                long warmup, long iterations)
-{
-    double per_op = (double)bytes * (bench->uses & FP_USES_WINDOW ? (double)params->window : 1.0) *
-                    (bench->directions > 1 ? bench->directions : 2);
-    double seconds = FP_GUARD_BASE_S + (double)(warmup + 1) * per_op / FP_GUARD_BYTES_PER_S;
-    if (params->adaptive)
-        seconds += 2 * params->time_budget_s;
-    else
-        seconds += (double)iterations * per_op / FP_GUARD_BYTES_PER_S;
-    return seconds;
-}
-
 static int env_number(const char *const *names)
 {
     for (; *names; names++) {
@@ -255,6 +240,6 @@ int fp_early_exit(const fp_bench_t *bench, const fp_params_t *params, int parse_
     if (speaks && params->help)
         fp_options_help(bench, stdout);
     else if (speaks)
-        printf("fabperf_%s %s\n", bench->name, FP_VERSION_STRING);
+        printf("fabperf_%s %s\n", bench->name, PACKAGE_VERSION);
     return FP_EXIT_OK;
 }

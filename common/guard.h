@@ -35,9 +35,6 @@ static inline void fp_guard_step(long step)
     atomic_store_explicit(&fp_progress.step, step, memory_order_relaxed);
 }
 
-/* Limit of MPI start-up and set-up (buffers, timer) when --timeout is auto. */
-#define FP_SETUP_TIMEOUT_S 300.0
-
 /* Before MPI_Init. Rank and size from the launcher's environment (Open MPI, MPICH/PMI, PMIx), -1
  * when not launched by one of them. */
 int fp_env_rank(void);
@@ -63,9 +60,5 @@ void fp_guard_on_cut(void (*cut)(const char *why));
 void fp_guard_cut(const char *why);
 /* The run ends normally from here on. */
 void fp_guard_finish(void);
-
-/* --timeout auto: 60 s plus 1 s per 10 MB that one size moves (warm-up, samples, validation). */
-double fp_guard_default_timeout(const fp_bench_t *bench, const fp_params_t *params, size_t bytes,
-                                long warmup, long iterations);
 
 #endif

@@ -35,7 +35,7 @@ static int host_copy(void *dst, const void *src, size_t bytes)
 }
 
 const fp_mem_ops_t fp_mem_host = {
-    .name = "host", .letter = 'H', .on_device = 0,
+    .name = "host", .letter = 'H', .on_device = 0, .in_host_memory = 1, .needs_cuda = 0,
     .alloc = host_alloc, .release = host_release, .available = host_available, .to_host = host_copy, .from_host = host_copy,
 };
 

@@ -10,6 +10,8 @@ typedef struct fp_mem_ops {
     const char *name; /* "host" */
     char letter;      /* placement letter: 'H' */
     int on_device;    /* MPI must be CUDA-aware to touch it directly */
+    int in_host_memory; /* takes the host's memory: host limits (MemAvailable, cgroup, ulimit) bind */
+    int needs_cuda;   /* exists only in a build with CUDA, on a GPU the core chose */
     /* Returns FP_OK or FP_ERR with the call, size and library error recorded. */
     int (*alloc)(void **buffer, size_t bytes);
     void (*release)(void *buffer);
@@ -20,8 +22,8 @@ typedef struct fp_mem_ops {
     int (*from_host)(void *buffer, const void *host, size_t bytes);
 } fp_mem_ops_t;
 
-/* Indexed by fp_mem_kind_t. Kinds that need CUDA come from memory_cuda.c or, in a host-only
- * build, from memory_nocuda.c, whose alloc explains how to get them. */
+/* Indexed by fp_mem_kind_t. Kinds that need CUDA come from cuda_device.c or, in a host-only
+ * build, from cuda_none.c, whose alloc explains how to get them. */
 extern const fp_mem_ops_t *const fp_mem_ops[FP_MEM_COUNT];
 extern const fp_mem_ops_t fp_mem_host, fp_mem_pinned, fp_mem_cuda, fp_mem_managed;
 

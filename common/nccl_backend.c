@@ -29,7 +29,7 @@ static int nccl_fail(ncclResult_t rc, const char *call, const char *file, int li
 
 static nccl_state_t *state(fp_ctx_t *ctx)
 {
-    return ctx->coll_state;
+    return fp_coll_ctx(ctx)->state;
 }
 
 static ncclDataType_t nccl_type(const fp_ctx_t *ctx)
@@ -76,7 +76,7 @@ static int nccl_init(fp_ctx_t *ctx, char *about, size_t len)
     nccl_state_t *s = calloc(1, sizeof *s);
     if (!s)
         return fp_fail("calloc(NCCL state) failed");
-    ctx->coll_state = s;
+    fp_coll_ctx(ctx)->state = s;
     s->stream = (cudaStream_t)fp_gpu_stream();
     if (ctx->rank == 0)
         FP_NCCL_CHECK(ncclGetUniqueId(&id));
@@ -98,7 +98,7 @@ static void nccl_fini(fp_ctx_t *ctx)
     if (s->comm)
         ncclCommDestroy(s->comm);
     free(s);
-    ctx->coll_state = NULL;
+    fp_coll_ctx(ctx)->state = NULL;
 }
 
 static int nccl_sync(fp_ctx_t *ctx)

@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include "collective.h"
+#include "plan.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,29 +22,6 @@ const char *const fp_backend_names[FP_BACKEND_COUNT + 1] = {"mpi", "nccl", NULL}
 
 static const char *const format_names[] = {"text", "csv", "json", NULL};
 static const char *const timer_names[] = {"wtime", "cuda", NULL};
-
-/* OSU's iteration and warm-up counts: one class up to 8 KiB, another above. */
-#define FP_OSU_SMALL_LIMIT 8192
-
-long fp_default_iterations(const fp_bench_t *bench, size_t bytes)
-{
-    int large = bytes > FP_OSU_SMALL_LIMIT;
-    if (bench->report == FP_REPORT_BANDWIDTH)
-        return large ? 20 : 100;
-    if (bench->report == FP_REPORT_COLLECTIVE)
-        return large ? 100 : 1000;
-    return large ? 1000 : 10000;
-}
-
-long fp_default_warmup(const fp_bench_t *bench, size_t bytes)
-{
-    int large = bytes > FP_OSU_SMALL_LIMIT;
-    if (bench->report == FP_REPORT_BANDWIDTH)
-        return large ? 2 : 10;
-    if (bench->report == FP_REPORT_COLLECTIVE)
-        return large ? 10 : 100;
-    return large ? 10 : 100;
-}
 
 /* The table: order is the order of --help. */
 const fp_option_t fp_options[] = {
@@ -103,6 +81,8 @@ const fp_option_t fp_options[] = {
      "device data through pinned host copies, timed as part of the operation"},
     {0, "timeout", FP_OPT_LONG, FIELD(timeout_s), "SEC", "auto", 1, 1e6, NULL, "auto", 0,
      "end the job (exit 1, every rank) if one size takes longer; auto: 60 s + 1 s per 10 MB moved"},
+    {0, "startup-timeout", FP_OPT_LONG, FIELD(startup_timeout_s), "SEC", "auto", 1, 1e6, NULL, "auto", 0,
+     "the same for MPI start-up and set-up; auto: 300 s + 0.1 s per rank"},
     {'h', "help", FP_OPT_FLAG, FIELD(help), NULL, NULL, 0, 0, NULL, NULL, 0, "this text"},
     {'v', "version", FP_OPT_FLAG, FIELD(version), NULL, NULL, 0, 0, NULL, NULL, 0,
      "print the version"},
@@ -437,6 +417,7 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
 
 void fp_options_help(const fp_bench_t *bench, FILE *out)
 {
+    const fp_osu_defaults_t *osu = &fp_osu_defaults[bench->report];
     char max[32];
     fp_size_format(bench->default_max, max, sizeof max);
     fprintf(out, "Usage: fabperf_%s [options] [PLACEMENT PLACEMENT]\n%s.\n\n", bench->name, bench->title);
@@ -461,11 +442,9 @@ void fp_options_help(const fp_bench_t *bench, FILE *out)
         if (o->type == FP_OPT_RANGE)
             fprintf(out, " [default: 1:%s]", max);
         else if (o->offset == FIELD(iterations) && o->default_text)
-            fprintf(out, " [default: OSU's, %ld up to 8K, %ld above]", fp_default_iterations(bench, 1),
-                    fp_default_iterations(bench, 1 << 20));
+            fprintf(out, " [default: OSU's, %ld up to 8K, %ld above]", osu->iterations[0], osu->iterations[1]);
         else if (o->offset == FIELD(warmup) && o->default_text)
-            fprintf(out, " [default: OSU's, %ld up to 8K, %ld above]", fp_default_warmup(bench, 1),
-                    fp_default_warmup(bench, 1 << 20));
+            fprintf(out, " [default: OSU's, %ld up to 8K, %ld above]", osu->warmup[0], osu->warmup[1]);
         else if (o->default_text)
             fprintf(out, " [default: %s]", o->default_text);
         fputc('\n', out);

@@ -34,10 +34,6 @@ typedef struct fp_option {
 extern const fp_option_t fp_options[];
 extern const size_t fp_option_count;
 
-/* OSU's default counts per size class, used when -i / -x are not given. */
-long fp_default_iterations(const fp_bench_t *bench, size_t bytes);
-long fp_default_warmup(const fp_bench_t *bench, size_t bytes);
-
 /* Largest message one MPI call moves with a byte count (int). */
 #define FP_SIZE_LIMIT ((size_t)2147483647)
 

@@ -1,4 +1,7 @@
+#include "config.h" /* PACKAGE_VERSION */
 #include "report.h"
+
+#include "collective.h"
 
 #include <math.h>
 #include <string.h>
@@ -21,9 +24,9 @@ typedef struct column {
 
 static double get_size(const fp_row_t *r) { return (double)r->size; }
 static double get_osu(const fp_row_t *r) { return r->osu; }
-static double get_bw_p50(const fp_row_t *r) { return r->bw_p50; }
-static double get_bw_lo(const fp_row_t *r) { return r->bw_lo; }
-static double get_bw_hi(const fp_row_t *r) { return r->bw_hi; }
+static double get_bw_p50(const fp_row_t *r) { return r->headline.p50; }
+static double get_bw_lo(const fp_row_t *r) { return r->headline.lo; }
+static double get_bw_hi(const fp_row_t *r) { return r->headline.hi; }
 static double get_mean(const fp_row_t *r) { return r->time.mean; }
 static double get_min(const fp_row_t *r) { return r->time.min; }
 static double get_p50(const fp_row_t *r) { return r->time.p50; }
@@ -64,19 +67,23 @@ static const column_t col_check = {"validation", "Check", 7, 0, COL_CHECK, get_c
 static const column_t col_wrong = {"wrong", "Wrong", 7, 0, COL_COUNT, get_wrong, NULL, NULL, NULL, NULL, NULL, 0};
 
 /* ---- collectives: nccl-tests' columns, then fabperf's statistics ---- */
-static const char *get_type(const fp_row_t *r) { return r->type; }
-static const char *get_redop(const fp_row_t *r) { return r->redop; }
-static double get_count(const fp_row_t *r) { return (double)r->count; }
-static double get_root(const fp_row_t *r) { return r->root; }
+static const fp_coll_row_t *coll(const fp_row_t *r) { return r->family; }
+static const char *get_type(const fp_row_t *r) { return coll(r)->type; }
+static const char *get_redop(const fp_row_t *r) { return coll(r)->redop; }
+static double get_count(const fp_row_t *r) { return (double)coll(r)->count; }
+static double get_root(const fp_row_t *r) { return coll(r)->root; }
 #define VAR_GETTERS(v, V)                                                                          \
-    static double get_##v##_p50(const fp_row_t *r) { return r->var[V].n ? r->var[V].p50 : NAN; }    \
-    static double get_##v##_lo(const fp_row_t *r) { return r->var[V].n ? r->var[V].p50_lo : NAN; }  \
-    static double get_##v##_hi(const fp_row_t *r) { return r->var[V].n ? r->var[V].p50_hi : NAN; }  \
+    static double get_##v##_p50(const fp_row_t *r) { return coll(r)->var[V].n ? coll(r)->var[V].p50 : NAN; }    \
+    static double get_##v##_lo(const fp_row_t *r) { return coll(r)->var[V].n ? coll(r)->var[V].p50_lo : NAN; }  \
+    static double get_##v##_hi(const fp_row_t *r) { return coll(r)->var[V].n ? coll(r)->var[V].p50_hi : NAN; }  \
 
 #define VAR_RATES(v, V)                                                                            \
-    static double get_##v##_algbw(const fp_row_t *r) { return r->algbw[V]; }                        \
-    static double get_##v##_busbw(const fp_row_t *r) { return r->busbw[V]; }                        \
-    static double get_##v##_wrong(const fp_row_t *r) { return r->var_wrong[V] < 0 ? NAN : (double)r->var_wrong[V]; }
+    static double get_##v##_algbw(const fp_row_t *r) { return coll(r)->algbw[V]; }                  \
+    static double get_##v##_busbw(const fp_row_t *r) { return coll(r)->busbw[V]; }                  \
+    static double get_##v##_wrong(const fp_row_t *r)                                               \
+    {                                                                                              \
+        return coll(r)->var_wrong[V] < 0 ? NAN : (double)coll(r)->var_wrong[V];                    \
+    }
 VAR_GETTERS(oop, FP_VAR_OOP)
 VAR_GETTERS(ip, FP_VAR_IP)
 VAR_GETTERS(iso, FP_VAR_ISO)
@@ -177,7 +184,7 @@ static const char *check_word(double v)
 
 static void text_meta(FILE *out, const fp_meta_t *m)
 {
-    fprintf(out, "# %s %s: %s\n", m->program, FP_VERSION_STRING, m->title);
+    fprintf(out, "# %s %s: %s\n", m->program, PACKAGE_VERSION, m->title);
     fprintf(out, "# date: %s\n", m->date);
     fprintf(out, "# ranks: %d on %d host(s):", m->nranks, m->nhosts);
     for (int i = 0; i < m->nhosts; i++)
@@ -304,7 +311,7 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
 {
     fprintf(out, "{\"type\":\"meta\",\"program\":");
     fp_json_string(out, m->program);
-    fprintf(out, ",\"version\":\"%s\",\"benchmark\":", FP_VERSION_STRING);
+    fprintf(out, ",\"version\":\"%s\",\"benchmark\":", PACKAGE_VERSION);
     fp_json_string(out, m->benchmark);
     static const char *const metrics[] = {[FP_REPORT_LATENCY] = "latency", [FP_REPORT_BANDWIDTH] = "bandwidth",
                                           [FP_REPORT_COLLECTIVE] = "collective"};
@@ -392,8 +399,8 @@ void fp_report_row(fp_report_t *r, const fp_row_t *row)
     FILE *out = r->out;
     if (r->meta->report == FP_REPORT_COLLECTIVE)
         for (int v = FP_VAR_OOP; v <= FP_VAR_IP; v++)
-            if (isfinite(row->busbw[v])) {
-                r->busbw_sum += row->busbw[v];
+            if (isfinite(coll(row)->busbw[v])) {
+                r->busbw_sum += coll(row)->busbw[v];
                 r->busbw_count++;
             }
     if (row->wrong > 0)

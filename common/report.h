@@ -7,8 +7,6 @@
 #include "fp.h"
 #include "stats.h"
 
-#define FP_VERSION_STRING "0.1.0"
-
 typedef struct fp_env_var {
     char *name, *value;
 } fp_env_var_t;
@@ -48,25 +46,26 @@ typedef struct fp_meta {
     double busbw_factor;
 } fp_meta_t;
 
-/* One size's results. Times are microseconds per operation (per window for bandwidth). */
+/* A quantity's median and the 95% confidence interval of that median, in its unit. */
+typedef struct fp_estimate {
+    double p50, lo, hi;
+} fp_estimate_t;
+
+/* One size's results: the part every family has, then a pointer to the family's own part.
+ * Times are microseconds per operation (per window for bandwidth). */
 typedef struct fp_row {
     size_t size;
     long batch;
     fp_stats_t time;
     double osu;          /* OSU's value: mean latency (us) or bandwidth from the mean (MB/s) */
-    double bw_p50, bw_lo, bw_hi; /* MB/s from the median and its CI; NAN for latency */
+    /* The family's headline quantity (latency: us; bandwidth: MB/s; collectives: out-of-place
+     * busbw, GB/s): what a threshold is judged on. */
+    fp_estimate_t headline;
     int target_met;      /* adaptive: 1/0; -1 in fixed mode */
     int staged;          /* device data went through pinned host copies */
     int check;           /* -1 off, 0 Fail, 1 Pass */
     long wrong;          /* wrong bytes found by validation (elements for collectives) */
-    /* Collectives: per variant (fp_variant_t); time and batch above are the out-of-place ones. */
-    size_t count;        /* elements, as nccl-tests prints them */
-    const char *type, *redop; /* "float", "sum" ("none" without reduction) */
-    int root;            /* -1 when not rooted */
-    fp_stats_t var[FP_VAR_COUNT];
-    long var_batch[FP_VAR_COUNT];
-    double algbw[FP_VAR_COUNT], busbw[FP_VAR_COUNT]; /* GB/s from the median; NAN when not run */
-    long var_wrong[FP_VAR_COUNT]; /* -1 when not validated */
+    const void *family;  /* collectives: fp_coll_row_t (collective.h); NULL otherwise */
 } fp_row_t;
 
 typedef struct fp_report {

@@ -5,11 +5,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collective.h"
+#include "family.h"
 #include "guard.h"
 #include "options.h"
 #include "provenance.h"
-#include "run.h"
 
 /* Bad input: one line from rank 0, exit code 2 everywhere, no abort. */
 static int usage_exit(const fp_bench_t *bench, int rank, const char *msg)
@@ -24,7 +23,7 @@ static void describe_rules(fp_run_t *run)
 {
     const fp_params_t *p = &run->params;
     fp_meta_t *m = &run->meta;
-    const fp_bench_t *b = run->bench;
+    const fp_osu_defaults_t *osu = &fp_osu_defaults[run->bench->report];
     if (p->adaptive)
         snprintf(m->iterations, sizeof m->iterations,
                  "adaptive: until the median's 95%% CI half-width is <= %g%% or %g s per size (at most %ld samples)",
@@ -33,12 +32,12 @@ static void describe_rules(fp_run_t *run)
         snprintf(m->iterations, sizeof m->iterations, "fixed: %ld operations per size", p->iterations);
     else
         snprintf(m->iterations, sizeof m->iterations, "fixed: %ld per size up to 8K, %ld above (OSU's)",
-                 fp_default_iterations(b, 1), fp_default_iterations(b, 1 << 20));
+                 osu->iterations[0], osu->iterations[1]);
     if (p->warmup > 0)
         snprintf(m->warmup, sizeof m->warmup, "%ld operations per size", p->warmup);
     else
         snprintf(m->warmup, sizeof m->warmup, "%ld per size up to 8K, %ld above (OSU's)",
-                 fp_default_warmup(b, 1), fp_default_warmup(b, 1 << 20));
+                 osu->warmup[0], osu->warmup[1]);
     if (p->batch > 0)
         snprintf(m->batch, sizeof m->batch, "%ld operations per sample", p->batch);
     else
@@ -64,14 +63,7 @@ static void meta_fill(fp_run_t *run, const char *program)
     m->validate = p->validate;
     m->staging = p->staging;
     m->label = p->label;
-    if (run->bench->coll) {
-        m->datatype = fp_types[p->datatype].name;
-        m->op = run->bench->uses & FP_USES_OP ? fp_op_names[p->op] : "none";
-        m->root = run->bench->uses & FP_USES_ROOT ? (int)p->root : -1;
-        m->busbw_formula = fp_busbw_formula(run->bench->coll->busbw);
-        m->busbw_factor = fp_busbw_factor(run->bench->coll->busbw, run->ctx.nranks);
-    }
-    describe_rules(run);
+    describe_rules(run); /* the family's own header fields were set when it opened */
 }
 
 /* Results go to a temporary file renamed into place at the end: never half-written. */
@@ -112,16 +104,6 @@ static size_t next_size(const fp_params_t *p, size_t size)
     return next > size ? next : size + 1;
 }
 
-static double size_timeout(const fp_run_t *run, size_t size)
-{
-    const fp_params_t *p = &run->params;
-    if (p->timeout_s > 0)
-        return (double)p->timeout_s;
-    long warmup = p->warmup > 0 ? p->warmup : fp_default_warmup(run->bench, size);
-    long iterations = p->iterations > 0 ? p->iterations : fp_default_iterations(run->bench, size);
-    return fp_guard_default_timeout(run->bench, p, size, warmup, iterations);
-}
-
 /* Rank 0's results when the run is cut short (watchdog, stop signal, runtime error): the rows so
  * far, an end record that says why, and the rename, so that --output is complete and honest. */
 static struct {
@@ -142,6 +124,29 @@ static void cut_short(const char *why)
         rename(cut.out->temp, cut.path);
 }
 
+/* One size: its plan and watchdog limit, the samples, the validation round and the row. Per-size
+ * work outside the measurement (evidence read before and after, verdicts on the row) belongs
+ * here, around fp_family_t.measure, never inside it. */
+static int sweep_size(fp_run_t *run, fp_report_t *report, size_t size, uint32_t round, int *failures)
+{
+    const fp_family_t *family = run->bench->family;
+    fp_row_t row;
+    run->plan = fp_plan_for(run->bench, &run->params, size);
+    fp_guard_arm(size, run->plan.timeout_s);
+    FP_CHECK(family->measure(run, size, &row));
+    if (run->params.validate) {
+        FP_CHECK(family->validate(run, size, round, &row));
+        *failures += !row.check;
+    }
+    if (run->ctx.rank == 0) {
+        flockfile(report->out); /* a cut-short end never lands inside a row */
+        fp_report_row(report, &row);
+        cut.failures = *failures;
+        funlockfile(report->out);
+    }
+    return FP_OK;
+}
+
 /* The sweep; returns the number of sizes that failed validation, or FP_ERR. */
 static int sweep(fp_run_t *run, fp_report_t *report, size_t *failed_size)
 {
@@ -150,102 +155,112 @@ static int sweep(fp_run_t *run, fp_report_t *report, size_t *failed_size)
     uint32_t round = 0;
     size_t last = 0;
     for (size_t next = p->min_size; next <= p->max_size; next = next_size(p, next)) {
-        fp_row_t row;
-        /* Collectives move whole elements (and blocks per rank): sizes round down to them. */
-        size_t size = run->bench->coll ? fp_coll_bytes(run, next) : next;
+        size_t size = run->bench->family->round(run, next);
         if (size == 0 || size == last)
             continue;
         last = size;
         *failed_size = size;
-        fp_guard_arm(size, size_timeout(run, size));
-        FP_CHECK(fp_measure_size(run, size, &row));
-        if (p->validate) {
-            FP_CHECK(fp_validate_size(run, size, ++round, &row));
-            failures += !row.check;
-        }
-        if (run->ctx.rank == 0) {
-            flockfile(report->out); /* a cut-short end never lands inside a row */
-            fp_report_row(report, &row);
-            cut.failures = failures;
-            funlockfile(report->out);
-        }
+        FP_CHECK(sweep_size(run, report, size, p->validate ? ++round : 0, &failures));
     }
     fp_guard_disarm();
     return failures;
 }
 
-int fp_main(const fp_bench_t *bench, int argc, char **argv)
-{
-    fp_run_t run;
-    char err[1024] = "";
-    char program[64];
-    memset(&run, 0, sizeof run);
-    run.bench = bench;
-    snprintf(program, sizeof program, "fabperf_%s", bench->name);
+/* The steps of fp_main; each returns FP_OK to go on, or the exit code in *code. */
 
-    /* The command line is the same on every rank: judge it before MPI starts (fp_early_exit). */
-    int early = fp_options_parse(bench, argc, argv, &run.params, err, sizeof err);
-    if (early == FP_OK && !run.params.help && !run.params.version)
-        early = fp_early_check(bench, err, sizeof err);
-    if (early != FP_OK || run.params.help || run.params.version)
-        return fp_early_exit(bench, &run.params, early, err);
+/* The command line is the same on every rank: judge it before MPI starts (fp_early_exit). */
+static int step_options(fp_run_t *run, int argc, char **argv, int *code)
+{
+    char err[1024] = "";
+    int early = fp_options_parse(run->bench, argc, argv, &run->params, err, sizeof err);
+    if (early == FP_OK && !run->params.help && !run->params.version)
+        early = fp_early_check(run->bench, err, sizeof err);
+    if (early == FP_OK && !run->params.help && !run->params.version)
+        return FP_OK;
+    *code = fp_early_exit(run->bench, &run->params, early, err);
+    return FP_ERR;
+}
+
+/* MPI start-up under its own watchdog limit (--startup-timeout), then the job's shape. */
+static int step_mpi(fp_run_t *run, const char *program, int *argc, char ***argv, int *code)
+{
+    char err[256];
     if (fp_guard_start(program) != FP_OK)
         fprintf(stderr, "%s: no watchdog: %s\n", program, fp_error_message());
     fp_guard_phase("MPI start-up and set-up", 0);
-    fp_guard_arm(0, run.params.timeout_s > 0 ? (double)run.params.timeout_s : FP_SETUP_TIMEOUT_S);
-
-    MPI_Init(&argc, &argv);
+    fp_guard_arm(0, fp_plan_startup_timeout(&run->params, fp_env_size()));
+    MPI_Init(argc, argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    run.ctx.comm = MPI_COMM_WORLD;
-    MPI_Comm_rank(MPI_COMM_WORLD, &run.ctx.rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &run.ctx.nranks);
-    int rank = run.ctx.rank;
-    fp_guard_mpi_ready(rank);
-    if (bench->ranks && run.ctx.nranks != bench->ranks) {
+    run->ctx.comm = MPI_COMM_WORLD;
+    MPI_Comm_rank(MPI_COMM_WORLD, &run->ctx.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &run->ctx.nranks);
+    fp_guard_mpi_ready(run->ctx.rank);
+    if (run->bench->ranks && run->ctx.nranks != run->bench->ranks) {
         snprintf(err, sizeof err, "needs exactly %d ranks, got %d (accepted: mpirun -np %d)",
-                 bench->ranks, run.ctx.nranks, bench->ranks);
-        return usage_exit(bench, rank, err);
+                 run->bench->ranks, run->ctx.nranks, run->bench->ranks);
+        *code = usage_exit(run->bench, run->ctx.rank, err);
+        return FP_ERR;
     }
-    if (fp_meta_collect(&run.meta, run.ctx.comm) != FP_OK) {
-        fprintf(stderr, "%s: rank %d: %s\n", program, rank, fp_error_message());
+    if (fp_meta_collect(&run->meta, run->ctx.comm) != FP_OK) {
+        fprintf(stderr, "%s: rank %d: %s\n", program, run->ctx.rank, fp_error_message());
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
-    fp_setup_status_t setup = fp_run_setup(&run, err, sizeof err);
-    if (setup == FP_SETUP_USAGE) {
-        fp_run_teardown(&run);
-        fp_meta_release(&run.meta);
-        return usage_exit(bench, rank, err);
-    }
+    return FP_OK;
+}
+
+static void release(fp_run_t *run)
+{
+    fp_run_teardown(run);
+    fp_meta_release(&run->meta);
+}
+
+/* Buffers, libraries and the results file; bad usage and runtime failures end every rank. */
+static int step_setup(fp_run_t *run, const char *program, output_t *out, int *code)
+{
+    char err[1024] = "";
+    fp_setup_status_t setup = fp_run_setup(run, err, sizeof err);
+    int rank = run->ctx.rank;
     if (setup == FP_SETUP_RUNTIME) {
         if (rank == 0)
             fprintf(stderr, "%s: %s\n", program, err);
-        fp_run_teardown(&run);
-        fp_meta_release(&run.meta);
+        release(run);
         MPI_Finalize();
-        return FP_EXIT_FAIL;
+        *code = FP_EXIT_FAIL;
+        return FP_ERR;
     }
+    int rc = setup == FP_SETUP_USAGE ? FP_ERR : FP_OK;
+    if (rc == FP_OK) {
+        rc = rank == 0 ? output_open(out, run->params.output, err, sizeof err) : FP_OK;
+        rc = fp_agree(run->ctx.comm, rc, err, sizeof err);
+    }
+    if (rc != FP_OK) {
+        release(run);
+        *code = usage_exit(run->bench, rank, err);
+    }
+    return rc;
+}
 
-    output_t out = {0};
-    int rc = rank == 0 ? output_open(&out, run.params.output, err, sizeof err) : FP_OK;
-    if (fp_agree(run.ctx.comm, rc, err, sizeof err) != FP_OK) {
-        fp_run_teardown(&run);
-        fp_meta_release(&run.meta);
-        return usage_exit(bench, rank, err);
-    }
-    fp_report_t report;
-    meta_fill(&run, program);
-    if (rank == 0) {
-        fp_report_begin(&report, out.file, (fp_format_t)run.params.format, &run.meta);
-        cut.out = &out;
-        cut.report = &report;
-        cut.path = run.params.output;
-        fp_guard_on_cut(cut_short);
-    }
+/* The header, and how rank 0 closes its results if the run is cut short. */
+static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_report_t *report)
+{
+    meta_fill(run, program);
+    if (run->ctx.rank != 0)
+        return;
+    fp_report_begin(report, out->file, (fp_format_t)run->params.format, &run->meta);
+    cut.out = out;
+    cut.report = report;
+    cut.path = run->params.output;
+    fp_guard_on_cut(cut_short);
+}
 
-    size_t size = 0;
-    int failures = sweep(&run, &report, &size);
+/* After the sweep: a failure aborts the job (other ranks may be blocked in the operation), else
+ * rank 0 closes its results and every rank learns the exit code. */
+static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report_t *report, int failures,
+                    size_t size)
+{
+    int rank = run->ctx.rank;
     if (failures < 0) {
-        /* Other ranks may be blocked in the operation: only an abort ends the job. */
+        char err[1024];
         fprintf(stderr, "%s: rank %d, size %zu: %s\n", program, rank, size, fp_error_message());
         fflush(stderr);
         snprintf(err, sizeof err, "rank %d failed at size %zu: %s", rank, size, fp_error_message());
@@ -254,15 +269,33 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
     }
     fp_guard_finish();
     if (rank == 0) {
-        fp_report_end(&report, "complete", failures);
-        if (output_close(&out, run.params.output) != FP_OK) {
+        fp_report_end(report, "complete", failures);
+        if (output_close(out, run->params.output) != FP_OK) {
             fprintf(stderr, "%s: %s\n", program, fp_error_message());
             failures = failures ? failures : 1;
         }
     }
-    MPI_Bcast(&failures, 1, MPI_INT, 0, run.ctx.comm);
-    fp_run_teardown(&run);
-    fp_meta_release(&run.meta);
+    MPI_Bcast(&failures, 1, MPI_INT, 0, run->ctx.comm);
+    release(run);
     MPI_Finalize();
     return failures ? FP_EXIT_FAIL : FP_EXIT_OK;
+}
+
+int fp_main(const fp_bench_t *bench, int argc, char **argv)
+{
+    fp_run_t run;
+    output_t out = {0};
+    fp_report_t report;
+    char program[64];
+    int code = FP_EXIT_OK;
+    memset(&run, 0, sizeof run);
+    run.bench = bench;
+    snprintf(program, sizeof program, "fabperf_%s", bench->name);
+    if (step_options(&run, argc, argv, &code) != FP_OK || step_mpi(&run, program, &argc, &argv, &code) != FP_OK ||
+        step_setup(&run, program, &out, &code) != FP_OK)
+        return code;
+    step_begin(&run, program, &out, &report);
+    size_t size = 0;
+    int failures = sweep(&run, &report, &size);
+    return step_end(&run, program, &out, &report, failures, size);
 }

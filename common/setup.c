@@ -3,10 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "collective.h"
+#include "family.h"
 #include "gpu.h"
 #include "options.h"
-#include "run.h"
 
 int fp_agree(MPI_Comm comm, int status, char *msg, size_t len)
 {
@@ -33,7 +32,7 @@ static int placement_check(const fp_run_t *run, char *err, size_t errlen)
     for (int side = 0; side < 2; side++) {
         const fp_mem_ops_t *ops = fp_mem_ops[fp_mem_kind_of(p->placement[side])];
         any_device |= ops->on_device;
-        any_cuda |= ops->letter != 'H';
+        any_cuda |= ops->needs_cuda;
     }
     if (any_cuda && !fp_gpu_built()) {
         snprintf(err, errlen, "placement %c %c%s: this fabperf was built without CUDA "
@@ -46,9 +45,7 @@ static int placement_check(const fp_run_t *run, char *err, size_t errlen)
                  p->placement[0], p->placement[1]);
         return FP_ERR;
     }
-    /* A GPU-native backend (NCCL) moves device data itself; MPI then only bootstraps. */
-    int mpi_moves_data = !run->ctx.coll || !run->ctx.coll->device_only;
-    if (any_device && mpi_moves_data && !p->staging && strcmp(run->meta.cuda_aware, "no") == 0) {
+    if (any_device && run->mpi_moves_device_data && !p->staging && strcmp(run->meta.cuda_aware, "no") == 0) {
         snprintf(err, errlen, "placement %c %c: this MPI is not CUDA-aware (%s); build one with "
                  "scripts/build-cuda-aware-mpi.sh (see README), or add --staging to copy through "
                  "pinned host buffers", p->placement[0], p->placement[1], run->meta.mpi_library);
@@ -57,44 +54,13 @@ static int placement_check(const fp_run_t *run, char *err, size_t errlen)
     return FP_OK;
 }
 
-/* Collectives: what the backend can do with these options; same verdict on every rank. */
-static int collective_check(const fp_run_t *run, char *err, size_t errlen)
-{
-    const fp_params_t *p = &run->params;
-    const fp_coll_ops_t *coll = run->ctx.coll;
-    if (!coll)
-        return FP_OK;
-    if (coll->missing) {
-        snprintf(err, errlen, "%s", coll->missing);
-        return FP_ERR;
-    }
-    if (!(coll->types & (1u << p->datatype))) {
-        snprintf(err, errlen, "-T/--datatype: %s is not available with --backend %s (accepted: float, "
-                 "double, int32, int64; half and bfloat16 with --backend nccl)", fp_types[p->datatype].name, coll->name);
-        return FP_ERR;
-    }
-    for (int side = 0; side < 2; side++)
-        if (coll->device_only && !fp_mem_ops[fp_mem_kind_of(p->placement[side])]->on_device) {
-            snprintf(err, errlen, "--backend %s: buffers must be on the GPU (accepted placements: D D, the "
-                     "default, or M M), not %c %c", coll->name, p->placement[0], p->placement[1]);
-            return FP_ERR;
-        }
-    if (p->staging) {
-        snprintf(err, errlen, "--staging applies to point-to-point programs, not to fabperf_%s", run->bench->name);
-        return FP_ERR;
-    }
-    if ((run->bench->uses & FP_USES_ROOT) && p->root >= run->ctx.nranks) {
-        snprintf(err, errlen, "-r/--root: %ld is out of range (accepted: 0 to %d, the ranks of this job)",
-                 p->root, run->ctx.nranks - 1);
-        return FP_ERR;
-    }
-    return FP_OK;
-}
-
 static int gpu_choose(fp_run_t *run)
 {
     const fp_params_t *p = &run->params;
-    if (p->placement[0] == 'H' && p->placement[1] == 'H' && p->timer != FP_TIMER_CUDA && !p->accelerator)
+    int any_cuda = p->timer == FP_TIMER_CUDA || p->accelerator;
+    for (int side = 0; side < 2; side++)
+        any_cuda |= fp_mem_ops[fp_mem_kind_of(p->placement[side])]->needs_cuda;
+    if (!any_cuda)
         return FP_OK;
     return fp_gpu_select(run->local_rank, p->device, run->meta.gpu, sizeof run->meta.gpu);
 }
@@ -109,7 +75,7 @@ static int memory_check(fp_run_t *run)
     const char *limit = "the device's free memory";
     char size_text[32];
     fp_size_format(max, size_text, sizeof size_text);
-    if (ops->letter == 'H' || ops->letter == 'P') {
+    if (ops->in_host_memory) {
         needed += host_needed;
         host_needed = 0;
         /* Ranks on one host share its memory; each has its own ulimit. */
@@ -119,7 +85,7 @@ static int memory_check(fp_run_t *run)
         return fp_fail("-m/--message-size: MAX %s needs %zu MiB of %s memory per rank, more than the "
                        "%zu MiB available to each of the %d rank(s) here (limit: %s)",
                        size_text, needed >> 20, ops->name, available >> 20,
-                       ops->letter == 'H' || ops->letter == 'P' ? run->local_size : 1, limit);
+                       ops->in_host_memory ? run->local_size : 1, limit);
     size_t host_available = fp_mem_host_limit(run->local_size, &limit);
     if (host_needed && host_available && host_needed > host_available)
         return fp_fail("-m/--message-size: MAX %s needs %zu MiB of host memory per rank for "
@@ -155,7 +121,7 @@ static int buffers_alloc(fp_run_t *run)
 
 static int timer_open(fp_run_t *run)
 {
-    run->capacity = fp_samples_needed(run);
+    run->capacity = fp_plan_samples(run->bench, &run->params);
     run->samples = malloc(run->capacity * sizeof *run->samples);
     if (!run->samples)
         return fp_fail("malloc(%zu samples) failed", run->capacity);
@@ -174,22 +140,25 @@ static int local_ranks(fp_run_t *run)
     return FP_OK;
 }
 
-fp_setup_status_t fp_run_setup(fp_run_t *run, char *err, size_t errlen)
+/* Checks that need the job but no communication; FP_ERR with err set is bad usage. */
+static int setup_checks(fp_run_t *run, char *err, size_t errlen)
 {
     fp_ctx_t *ctx = &run->ctx;
     const fp_params_t *p = &run->params;
     ctx->params = p;
     ctx->mem = fp_mem_ops[fp_mem_kind_of(p->placement[side_of(ctx->rank)])];
     ctx->staging = p->staging && ctx->mem->on_device;
-    ctx->peer = run->bench->ranks == 2 ? 1 - ctx->rank : -1;
+    run->mpi_moves_device_data = 1;
+    FP_CHECK(run->bench->family->prepare(run, err, errlen));
+    return placement_check(run, err, errlen);
+}
 
-    ctx->coll = run->bench->coll ? fp_coll_backends[p->backend] : NULL;
-    int rc = collective_check(run, err, errlen);
-    if (rc == FP_OK)
-        rc = placement_check(run, err, errlen);
-    if (rc != FP_OK)
+fp_setup_status_t fp_run_setup(fp_run_t *run, char *err, size_t errlen)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    if (setup_checks(run, err, errlen) != FP_OK)
         return FP_SETUP_USAGE;
-    rc = local_ranks(run);
+    int rc = local_ranks(run);
     if (rc == FP_OK)
         rc = gpu_choose(run);
     if (rc == FP_OK)
@@ -199,8 +168,8 @@ fp_setup_status_t fp_run_setup(fp_run_t *run, char *err, size_t errlen)
     if (fp_agree(ctx->comm, rc, err, errlen) != FP_OK)
         return FP_SETUP_USAGE;
     rc = buffers_alloc(run);
-    if (rc == FP_OK && ctx->coll)
-        rc = ctx->coll->init(ctx, run->meta.backend, sizeof run->meta.backend);
+    if (rc == FP_OK)
+        rc = run->bench->family->open(run);
     if (rc == FP_OK)
         rc = timer_open(run);
     if (rc != FP_OK)
@@ -215,8 +184,7 @@ void fp_run_teardown(fp_run_t *run)
     fp_ctx_t *ctx = &run->ctx;
     if (run->timer)
         run->timer->close();
-    if (ctx->coll)
-        ctx->coll->fini(ctx);
+    run->bench->family->close(run);
     if (ctx->staging) {
         fp_mem_pinned.release(ctx->wire_sbuf);
         fp_mem_pinned.release(ctx->wire_rbuf);

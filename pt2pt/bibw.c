@@ -22,6 +22,7 @@ static const fp_bench_t bibw = {
     .name = "bibw",
     .title = "Bi-Directional Bandwidth Test (windows of MPI_Isend both ways at once)",
     .sample_text = "batch of window exchanges; bandwidth counts both directions",
+    .family = &fp_family_pt2pt,
     .ranks = 2,
     .report = FP_REPORT_BANDWIDTH,
     .uses = FP_USES_WINDOW,

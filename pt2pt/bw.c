@@ -27,6 +27,7 @@ static const fp_bench_t bw = {
     .name = "bw",
     .title = "Bandwidth Test (window of MPI_Isend, one ack per window)",
     .sample_text = "batch of windows; one operation = a window and its 1-byte ack",
+    .family = &fp_family_pt2pt,
     .ranks = 2,
     .report = FP_REPORT_BANDWIDTH,
     .uses = FP_USES_WINDOW,

@@ -20,6 +20,7 @@ static const fp_bench_t latency = {
     .name = "latency",
     .title = "Latency Test (ping-pong, blocking MPI_Send/MPI_Recv)",
     .sample_text = "batch of round trips; one operation = round trip / 2",
+    .family = &fp_family_pt2pt,
     .ranks = 2,
     .report = FP_REPORT_LATENCY,
     .time_divisor = 2.0,

@@ -131,6 +131,9 @@ all|--timeout: '0' is out of range (accepted: 1 to 1000000 or auto)|--timeout 0
 all|--timeout: 'soon' is not a whole number|--timeout soon
 all|--timeout: '99999999999999999999' is not a whole number|--timeout 99999999999999999999
 all|--timeout: missing value|--timeout
+all|--startup-timeout: '0' is out of range (accepted: 1 to 1000000 or auto)|--startup-timeout 0
+all|--startup-timeout: 'soon' is not a whole number|--startup-timeout soon
+all|--startup-timeout: missing value|--startup-timeout
 all|-h/--help takes no value|--help=me
 all|-v/--version given twice|-v -v
 all|unknown option '--bogus' (see --help)|--bogus

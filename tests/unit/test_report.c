@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "collective.h"
 #include "report.h"
 
 static fp_env_var_t env[] = {{"FI_PROVIDER", "tcp;ofi_rxm"}, {"UCX_TLS", "rc,\"sm\"\\x"}};
@@ -54,34 +55,39 @@ static void row_init(fp_row_t *r, size_t size, int check, int adaptive)
                            .p50 = 2.0, .p50_lo = 1.9, .p50_hi = 2.1, .p99 = 8.0, .has_ci = 1,
                            .ci_halfwidth_pct = 5.0};
     r->osu = 2.25;
-    r->bw_p50 = r->bw_lo = r->bw_hi = NAN;
+    r->headline = (fp_estimate_t){NAN, NAN, NAN};
     r->target_met = adaptive ? 0 : -1;
     r->check = check;
     r->wrong = check ? 0 : 3;
 }
 
 /* An allreduce row of 4 ranks: busbw = S / t x 1.5. */
+static fp_coll_row_t coll_part;
+
 static void collective_row(fp_row_t *r, size_t size, long ip_wrong, int validated)
 {
     double times[FP_VAR_COUNT] = {2.0, 150.0, 12000.0};
+    fp_coll_row_t *c = &coll_part;
     row_init(r, size, validated ? ip_wrong == 0 : -1, 0);
-    r->count = size / 4;
-    r->type = "float";
-    r->redop = "sum";
-    r->root = -1;
+    memset(c, 0, sizeof *c);
+    r->family = c;
+    c->count = size / 4;
+    c->type = "float";
+    c->redop = "sum";
+    c->root = -1;
     for (int v = 0; v < FP_VAR_COUNT; v++) {
-        r->var[v] = r->time;
-        r->var[v].p50 = times[v] * (double)size / 1024;
-        r->var[v].p50_lo = r->var[v].p50 * 0.95;
-        r->var[v].p50_hi = r->var[v].p50 * 1.05;
-        r->var_batch[v] = v == FP_VAR_ISO ? 1 : 4;
-        r->algbw[v] = (double)size / r->var[v].p50 * 1e-3;
-        r->busbw[v] = r->algbw[v] * 1.5;
-        r->var_wrong[v] = validated ? (v == FP_VAR_IP ? ip_wrong : 0) : -1;
+        c->var[v] = r->time;
+        c->var[v].p50 = times[v] * (double)size / 1024;
+        c->var[v].p50_lo = c->var[v].p50 * 0.95;
+        c->var[v].p50_hi = c->var[v].p50 * 1.05;
+        c->var_batch[v] = v == FP_VAR_ISO ? 1 : 4;
+        c->algbw[v] = (double)size / c->var[v].p50 * 1e-3;
+        c->busbw[v] = c->algbw[v] * 1.5;
+        c->var_wrong[v] = validated ? (v == FP_VAR_IP ? ip_wrong : 0) : -1;
     }
-    r->algbw[FP_VAR_ISO] = r->busbw[FP_VAR_ISO] = NAN;
-    r->var_wrong[FP_VAR_ISO] = -1;
-    r->time = r->var[FP_VAR_OOP];
+    c->algbw[FP_VAR_ISO] = c->busbw[FP_VAR_ISO] = NAN;
+    c->var_wrong[FP_VAR_ISO] = -1;
+    r->time = c->var[FP_VAR_OOP];
     r->wrong = validated ? ip_wrong : 0;
 }
 
@@ -137,9 +143,7 @@ static void render(const char *golden, fp_report_kind_t kind, fp_format_t format
     row_init(&row, 1, 1, 0);
     if (kind == FP_REPORT_BANDWIDTH) {
         row.osu = 64.0 / 2.25;
-        row.bw_p50 = 32.0;
-        row.bw_lo = 64.0 / 2.1;
-        row.bw_hi = 64.0 / 1.9;
+        row.headline = (fp_estimate_t){32.0, 64.0 / 2.1, 64.0 / 1.9};
     }
     fp_report_row(&report, &row);
     row_init(&row, 4096, 0, 1);

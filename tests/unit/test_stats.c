@@ -2,7 +2,7 @@
 #include <math.h>
 
 #include "check.h"
-#include "run.h"
+#include "core.h"
 #include "stats.h"
 
 static void test_small_vector(void)

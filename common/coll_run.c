@@ -1,0 +1,315 @@
+/* The family of the collectives: all ranks, a sample is the slowest rank's time of that
+ * iteration; per size three variants (out of place, in place, one isolated call); sizes round to
+ * whole elements and blocks; validation with typed inputs on every rank, one call per variant
+ * outside the timed region, every output element compared with the value computed on the host. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collective.h"
+#include "family.h"
+
+/* ---- one call of each collective, and the one batch loop ---- */
+
+static int call_allreduce(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+{
+    return c->ops->allreduce(ctx, c->send, c->recv, c->count);
+}
+
+static int call_allgather(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+{
+    return c->ops->allgather(ctx, c->send, c->recv, c->count);
+}
+
+static int call_reduce_scatter(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+{
+    return c->ops->reduce_scatter(ctx, c->send, c->recv, c->count);
+}
+
+static int call_bcast(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+{
+    return c->ops->bcast(ctx, c->send, c->recv, c->count, c->root);
+}
+
+static int call_reduce(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+{
+    return c->ops->reduce(ctx, c->send, c->recv, c->count, c->root);
+}
+
+static int call_alltoall(fp_ctx_t *ctx, const fp_coll_ctx_t *c)
+{
+    return c->ops->alltoall(ctx, c->send, c->recv, c->count);
+}
+
+static int (*const calls[FP_COLL_KIND_COUNT])(fp_ctx_t *, const fp_coll_ctx_t *) = {
+    [FP_COLL_ALLREDUCE] = call_allreduce, [FP_COLL_ALLGATHER] = call_allgather,
+    [FP_COLL_REDUCE_SCATTER] = call_reduce_scatter, [FP_COLL_BCAST] = call_bcast,
+    [FP_COLL_REDUCE] = call_reduce, [FP_COLL_ALLTOALL] = call_alltoall,
+};
+
+/* The timed region: `batch` calls, pipelined as nccl-tests does; the sampler completes them. */
+static int coll_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
+{
+    const fp_coll_ctx_t *c = fp_coll_ctx(ctx);
+    (void)bytes;
+    for (long i = 0; i < batch; i++)
+        FP_CHECK(c->call(ctx, c));
+    return FP_OK;
+}
+
+/* ---- set-up ---- */
+
+/* What the backend can do with these options; the same verdict on every rank. */
+static int backend_check(const fp_run_t *run, const fp_coll_ops_t *coll, char *err, size_t errlen)
+{
+    const fp_params_t *p = &run->params;
+    if (coll->missing) {
+        snprintf(err, errlen, "%s", coll->missing);
+        return FP_ERR;
+    }
+    if (!(coll->types & (1u << p->datatype))) {
+        snprintf(err, errlen, "-T/--datatype: %s is not available with --backend %s (accepted: float, "
+                 "double, int32, int64; half and bfloat16 with --backend nccl)", fp_types[p->datatype].name, coll->name);
+        return FP_ERR;
+    }
+    for (int side = 0; side < 2; side++)
+        if (coll->device_only && !fp_mem_ops[fp_mem_kind_of(p->placement[side])]->on_device) {
+            snprintf(err, errlen, "--backend %s: buffers must be on the GPU (accepted placements: D D, the "
+                     "default, or M M), not %c %c", coll->name, p->placement[0], p->placement[1]);
+            return FP_ERR;
+        }
+    return FP_OK;
+}
+
+static int coll_prepare(fp_run_t *run, char *err, size_t errlen)
+{
+    const fp_params_t *p = &run->params;
+    fp_coll_ctx_t *c = calloc(1, sizeof *c);
+    if (!c) {
+        snprintf(err, errlen, "calloc(%zu B) for the collective's state failed", sizeof *c);
+        return FP_ERR;
+    }
+    run->ctx.family = c;
+    run->ctx.peer = -1;
+    c->ops = fp_coll_backends[p->backend];
+    c->root = (int)p->root;
+    c->call = calls[run->bench->coll->kind];
+    /* A GPU-native backend (NCCL) moves device data itself; MPI then only bootstraps. */
+    run->mpi_moves_device_data = !c->ops->device_only;
+    FP_CHECK(backend_check(run, c->ops, err, errlen));
+    if (p->staging) {
+        snprintf(err, errlen, "--staging applies to point-to-point programs, not to fabperf_%s", run->bench->name);
+        return FP_ERR;
+    }
+    if ((run->bench->uses & FP_USES_ROOT) && p->root >= run->ctx.nranks) {
+        snprintf(err, errlen, "-r/--root: %ld is out of range (accepted: 0 to %d, the ranks of this job)",
+                 p->root, run->ctx.nranks - 1);
+        return FP_ERR;
+    }
+    return FP_OK;
+}
+
+/* The header's collective lines. */
+static void describe(fp_run_t *run)
+{
+    const fp_params_t *p = &run->params;
+    fp_meta_t *m = &run->meta;
+    m->datatype = fp_types[p->datatype].name;
+    m->op = run->bench->uses & FP_USES_OP ? fp_op_names[p->op] : "none";
+    m->root = run->bench->uses & FP_USES_ROOT ? (int)p->root : -1;
+    m->busbw_formula = fp_busbw_formula(run->bench->coll->busbw);
+    m->busbw_factor = fp_busbw_factor(run->bench->coll->busbw, run->ctx.nranks);
+}
+
+static int coll_open(fp_run_t *run)
+{
+    fp_coll_ctx_t *c = fp_coll_ctx(&run->ctx);
+    FP_CHECK(c->ops->init(&run->ctx, run->meta.backend, sizeof run->meta.backend));
+    run->sampler = (fp_sampler_t){
+        .kernel = coll_kernel, .sync = c->ops->sync, .complete = c->ops->complete,
+        .reduce = fp_samples_max_over_ranks,
+    };
+    describe(run);
+    return FP_OK;
+}
+
+static void coll_close(fp_run_t *run)
+{
+    fp_coll_ctx_t *c = fp_coll_ctx(&run->ctx);
+    if (c && c->ops)
+        c->ops->fini(&run->ctx);
+    free(c);
+    run->ctx.family = NULL;
+}
+
+/* Whole elements, and whole blocks per rank where the collective splits its buffer. */
+static size_t coll_round(const fp_run_t *run, size_t bytes)
+{
+    size_t unit = fp_types[run->params.datatype].size;
+    if (run->bench->coll->elements_per_rank)
+        unit *= (size_t)run->ctx.nranks;
+    return bytes / unit * unit;
+}
+
+static int has_in_place(const fp_run_t *run)
+{
+    return !(fp_coll_ctx(&run->ctx)->ops->no_in_place & (1u << run->bench->coll->kind));
+}
+
+/* Points the call at the buffers of one variant, laid out as nccl-tests does. */
+static void set_variant(fp_run_t *run, const fp_coll_layout_t *l, fp_variant_t v)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    fp_coll_ctx_t *c = fp_coll_ctx(ctx);
+    size_t size = fp_types[run->params.datatype].size, rank = (size_t)ctx->rank;
+    c->in_place = v == FP_VAR_IP;
+    c->count = l->param_count;
+    c->send = c->in_place ? (char *)ctx->rbuf + rank * l->send_ip_offset * size : ctx->sbuf;
+    c->recv = c->in_place ? (char *)ctx->rbuf + rank * l->recv_ip_offset * size : ctx->rbuf;
+}
+
+/* ---- measurement ---- */
+
+/* The family's part of the row being filled: one per run, rank 0 reports it before the next. */
+static fp_coll_row_t row_part;
+
+/* One variant: samples (seconds per batch) -> us per call, algbw and busbw from the median. */
+static int measure_variant(fp_run_t *run, size_t bytes, fp_variant_t v, long batch, fp_coll_row_t *part,
+                           int *met)
+{
+    size_t n;
+    FP_CHECK(fp_sample_size(run, bytes, &batch, &n, met));
+    for (size_t i = 0; i < n; i++)
+        run->samples[i] *= 1e6 / (double)batch;
+    fp_stats_compute(run->samples, n, &part->var[v]);
+    part->var_batch[v] = batch;
+    part->algbw[v] = fp_algbw_gbps(bytes, part->var[v].p50);
+    part->busbw[v] = part->algbw[v] * fp_busbw_factor(run->bench->coll->busbw, run->ctx.nranks);
+    return FP_OK;
+}
+
+static void row_common(const fp_run_t *run, size_t bytes, const fp_coll_row_t *part, fp_row_t *row)
+{
+    const fp_stats_t *oop = &part->var[FP_VAR_OOP];
+    double factor = fp_busbw_factor(run->bench->coll->busbw, run->ctx.nranks);
+    row->size = bytes;
+    row->time = *oop;
+    row->batch = part->var_batch[FP_VAR_OOP];
+    row->osu = row->time.mean;
+    row->headline = (fp_estimate_t){part->busbw[FP_VAR_OOP], fp_algbw_gbps(bytes, oop->p50_hi) * factor,
+                                    fp_algbw_gbps(bytes, oop->p50_lo) * factor};
+    row->check = -1;
+    row->family = part;
+}
+
+static int coll_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
+{
+    const fp_params_t *p = &run->params;
+    fp_coll_row_t *part = &row_part;
+    fp_coll_layout_t l;
+    run->bench->coll->layout(bytes / fp_types[p->datatype].size, run->ctx.nranks, &l);
+    memset(row, 0, sizeof *row);
+    memset(part, 0, sizeof *part);
+    row->target_met = -1;
+    for (int v = 0; v < FP_VAR_COUNT; v++) {
+        long batch = v == FP_VAR_ISO ? 1 : v == FP_VAR_IP ? part->var_batch[FP_VAR_OOP] : 0;
+        int met;
+        part->var_wrong[v] = -1;
+        part->algbw[v] = part->busbw[v] = NAN;
+        if (v == FP_VAR_IP && !has_in_place(run))
+            continue;
+        set_variant(run, &l, v == FP_VAR_IP ? FP_VAR_IP : FP_VAR_OOP);
+        FP_CHECK(measure_variant(run, bytes, (fp_variant_t)v, batch, part, &met));
+        if (v != FP_VAR_ISO && met >= 0)
+            row->target_met = row->target_met < 0 ? met : row->target_met && met;
+    }
+    part->count = l.count;
+    part->type = fp_types[p->datatype].name;
+    part->redop = run->bench->uses & FP_USES_OP ? fp_op_names[p->op] : "none";
+    part->root = run->bench->uses & FP_USES_ROOT ? (int)p->root : -1;
+    row_common(run, bytes, part, row);
+    return FP_OK;
+}
+
+/* ---- validation ---- */
+
+/* Largest magnitude of an input: reductions add few small values, data movement may use more
+ * of the range each type holds exactly (so that a misplaced block shows). */
+static double input_limit(const fp_run_t *run)
+{
+    if (run->bench->uses & FP_USES_OP)
+        return 4;
+    switch ((fp_type_t)run->params.datatype) {
+    case FP_TYPE_BFLOAT16: return 255;
+    case FP_TYPE_HALF: return 2047;
+    default: return 1 << 20;
+    }
+}
+
+static int check_variant(fp_run_t *run, size_t bytes, fp_coll_check_t *check, fp_variant_t v, long *wrong)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    fp_coll_ctx_t *c = fp_coll_ctx(ctx);
+    const fp_coll_t *coll = run->bench->coll;
+    const fp_coll_layout_t *l = check->layout;
+    fp_type_t type = (fp_type_t)run->params.datatype;
+    size_t size = fp_types[type].size;
+    size_t extent = (l->send_count > l->recv_count ? l->send_count : l->recv_count) * size;
+    unsigned char *host = run->check_buffer;
+
+    set_variant(run, l, v);
+    check->in_place = v == FP_VAR_IP;
+    memset(host, 0, extent);
+    FP_CHECK(ctx->mem->from_host(ctx->rbuf, host, extent));
+    for (size_t i = 0; i < l->send_count; i++)
+        fp_type_store(type, host, i, fp_coll_input(check, ctx->rank, i));
+    FP_CHECK(ctx->mem->from_host((void *)c->send, host, l->send_count * size));
+    FP_CHECK(c->ops->sync(ctx));
+    FP_CHECK(coll_kernel(ctx, bytes, 1));
+    FP_CHECK(c->ops->sync(ctx));
+
+    const void *out = c->recv;
+    if (check->in_place && coll->kind == FP_COLL_REDUCE_SCATTER && c->ops->rs_in_place_at_start)
+        out = ctx->rbuf;
+    FP_CHECK(ctx->mem->to_host(host, out, l->recv_count * size));
+    long mine = 0;
+    double want;
+    for (size_t i = 0; i < l->recv_count; i++)
+        if (coll->expect(check, i, &want) && fp_type_load(type, host, i) != want)
+            mine++;
+    FP_MPI_CHECK(MPI_Allreduce(&mine, wrong, 1, MPI_LONG, MPI_SUM, ctx->comm));
+    return FP_OK;
+}
+
+static int coll_validate(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *row)
+{
+    fp_coll_row_t *part = &row_part;
+    const fp_params_t *p = &run->params;
+    fp_coll_layout_t layout;
+    run->bench->coll->layout(bytes / fp_types[p->datatype].size, run->ctx.nranks, &layout);
+    fp_coll_check_t check = {
+        .rank = run->ctx.rank, .nranks = run->ctx.nranks, .root = (int)p->root, .op = (fp_op_t)p->op,
+        .layout = &layout, .input = fp_coll_input, .round = round, .limit = input_limit(run),
+    };
+    long total = 0;
+    for (int v = FP_VAR_OOP; v <= FP_VAR_IP; v++) {
+        if (v == FP_VAR_IP && !has_in_place(run))
+            continue;
+        FP_CHECK(check_variant(run, bytes, &check, (fp_variant_t)v, &part->var_wrong[v]));
+        total += part->var_wrong[v];
+    }
+    row->wrong = total;
+    row->check = total == 0;
+    return FP_OK;
+}
+
+const fp_family_t fp_family_coll = {
+    .name = "collective",
+    .prepare = coll_prepare,
+    .open = coll_open,
+    .close = coll_close,
+    .round = coll_round,
+    .measure = coll_measure,
+    .validate = coll_validate,
+};

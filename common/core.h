@@ -1,0 +1,65 @@
+/* The core's private state of one program run, shared by set-up, the sampler, the sweep and the
+ * families; benchmark programs never see it. */
+#ifndef FP_CORE_H
+#define FP_CORE_H
+
+#include "fp.h"
+#include "memory.h"
+#include "plan.h"
+#include "report.h"
+#include "timer.h"
+
+struct fp_run;
+
+/* What the sampler calls; the family fills it when it opens. */
+typedef struct fp_sampler {
+    /* The timed region: `batch` operations of `bytes`. */
+    int (*kernel)(fp_ctx_t *ctx, size_t bytes, long batch);
+    /* Before each sample and after the last one, outside the timed region; NULL: nothing. */
+    int (*sync)(fp_ctx_t *ctx);
+    /* Inside the timed region after the kernel: waits for what it enqueued; NULL: nothing. */
+    int (*complete)(fp_ctx_t *ctx);
+    /* Samples [0, n) of every rank (collected) -> the samples rank 0 reports, into dst (which
+     * may be run->samples); collective over the ranks. */
+    int (*reduce)(struct fp_run *run, size_t n, double *dst);
+} fp_sampler_t;
+
+typedef struct fp_run {
+    const fp_bench_t *bench;
+    fp_params_t params;
+    fp_ctx_t ctx;
+    int local_rank, local_size;
+    const fp_timer_ops_t *timer;
+    double timer_overhead_s; /* median cost of one begin/end pair */
+    double *samples;         /* seconds per sample, capacity entries */
+    size_t capacity;
+    unsigned char *check_buffer; /* host copy for validation, max_bytes */
+    int mpi_moves_device_data;   /* 0 when a GPU-native library (NCCL) moves device data */
+    fp_sampler_t sampler;
+    fp_plan_t plan;          /* of the size being measured */
+    fp_meta_t meta;
+} fp_run_t;
+
+/* Status of a setup step that every rank agrees on. */
+typedef enum { FP_SETUP_OK, FP_SETUP_USAGE, FP_SETUP_RUNTIME } fp_setup_status_t;
+
+/* Buffers, GPU, timer and samples; err gets one line when not FP_SETUP_OK (same on all ranks). */
+fp_setup_status_t fp_run_setup(fp_run_t *run, char *err, size_t errlen);
+void fp_run_teardown(fp_run_t *run);
+
+/* Every rank passes its own status; all get the lowest failing rank's status and message. */
+int fp_agree(MPI_Comm comm, int status, char *msg, size_t len);
+
+/* The sampler (measure.c): warm-up, batch choice, then samples by the fixed or adaptive rule for
+ * run->plan; leaves *n samples in run->samples, seconds per sample, reduced over ranks. *batch > 0
+ * on entry keeps that batch; *met: adaptive target met (1/0), -1 in fixed mode. */
+int fp_sample_size(fp_run_t *run, size_t bytes, long *batch, size_t *n, int *met);
+/* fp_sampler_t.reduce: rank 0's own samples; the per-sample maximum over ranks. */
+int fp_samples_of_rank0(fp_run_t *run, size_t n, double *dst);
+int fp_samples_max_over_ranks(fp_run_t *run, size_t n, double *dst);
+/* Cost of one timer begin/end pair, seconds (median of many). */
+int fp_timer_overhead(fp_run_t *run, double *seconds);
+/* Operations per sample so that a sample lasts >= 100 timer overheads; power of two, <= 1024. */
+long fp_batch_for(double op_seconds, double overhead_seconds);
+
+#endif

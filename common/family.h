@@ -1,0 +1,29 @@
+/* A family of benchmark: what differs between kinds of benchmark around the one sampler (how a
+ * size is rounded, what a sample synchronises and completes, how samples are reduced over ranks,
+ * what is validated, what the header and the row hold). One file and one table per family; the
+ * sampler, the sweep and set-up call through the table and never ask which family runs. */
+#ifndef FP_FAMILY_H
+#define FP_FAMILY_H
+
+#include "core.h"
+
+typedef struct fp_family {
+    const char *name;
+    /* Before anything is allocated: the family's state, and its parameters checked against this
+     * job (no communication, the same verdict on every rank). FP_ERR with err set: bad usage. */
+    int (*prepare)(fp_run_t *run, char *err, size_t errlen);
+    /* After buffers: libraries, run->sampler, what the header says. FP_ERR: runtime failure. */
+    int (*open)(fp_run_t *run);
+    /* Releases what prepare and open made; safe after a failure in either. */
+    void (*close)(fp_run_t *run);
+    /* The size measured for a requested one; 0: none fits, skip it. */
+    size_t (*round)(const fp_run_t *run, size_t bytes);
+    /* Samples one size into row (rank 0's row is reported). */
+    int (*measure)(fp_run_t *run, size_t bytes, fp_row_t *row);
+    /* Validation round after the timed samples: fills, runs once, checks the result. */
+    int (*validate)(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *row);
+} fp_family_t;
+
+/* The families: fp_family_pt2pt (comm.h, pt2pt_run.c), fp_family_coll (collective.h, coll_run.c). */
+
+#endif
