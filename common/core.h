@@ -38,6 +38,8 @@ typedef struct fp_run {
     fp_sampler_t sampler;
     fp_plan_t plan;          /* of the size being measured */
     fp_meta_t meta;
+    fp_report_t *report;     /* rank 0: where rows go; families with records of their own write there */
+    int expect_failed;       /* rank 0: an --expect verdict failed (exit 3) */
 } fp_run_t;
 
 /* Status of a setup step that every rank agrees on. */

@@ -9,18 +9,20 @@
 #include "error.h"
 
 /* Exit codes shared by every program. */
-enum { FP_EXIT_OK = 0, FP_EXIT_FAIL = 1, FP_EXIT_USAGE = 2 };
+enum { FP_EXIT_OK = 0, FP_EXIT_FAIL = 1, FP_EXIT_USAGE = 2, FP_EXIT_EXPECT = 3 };
 
 typedef enum { FP_MEM_HOST, FP_MEM_PINNED, FP_MEM_CUDA, FP_MEM_MANAGED, FP_MEM_COUNT } fp_mem_kind_t;
 typedef enum { FP_TIMER_WTIME, FP_TIMER_CUDA, FP_TIMER_COUNT } fp_timer_kind_t;
 typedef enum { FP_FORMAT_TEXT, FP_FORMAT_CSV, FP_FORMAT_JSON } fp_format_t;
-typedef enum { FP_REPORT_LATENCY, FP_REPORT_BANDWIDTH, FP_REPORT_COLLECTIVE } fp_report_kind_t;
+/* FP_REPORT_MSGRATE: bandwidth with messages per second beside it (multi-pair programs). */
+typedef enum { FP_REPORT_LATENCY, FP_REPORT_BANDWIDTH, FP_REPORT_COLLECTIVE, FP_REPORT_MSGRATE } fp_report_kind_t;
 /* Which options a benchmark accepts beyond the common ones. */
 enum {
     FP_USES_WINDOW = 1u << 0,     /* -W */
     FP_USES_COLLECTIVE = 1u << 1, /* --backend, -T */
     FP_USES_OP = 1u << 2,         /* -o: reductions */
     FP_USES_ROOT = 1u << 3,       /* -r: rooted collectives */
+    FP_USES_PAIRS = 1u << 4,      /* --mode, --rounds, --expect: all-pairs sweeps */
 };
 
 /* Everything the command line decides; filled by fp_options_parse(). */
@@ -51,6 +53,9 @@ typedef struct fp_params {
     long root;                 /* -r/--root */
     long timeout_s;            /* --timeout: per-size watchdog, seconds; -1 = auto (plan.c) */
     long startup_timeout_s;    /* --startup-timeout: MPI start-up and set-up; -1 = auto (plan.c) */
+    int pairs_mode;            /* --mode, an fp_pairs_mode_t (pairs_schedule.h) */
+    long pairs_rounds;         /* --rounds: shift rounds of the sampled mode */
+    const char *expect;        /* --expect LIST (expect.h) */
     int help, version;
 } fp_params_t;
 
@@ -89,6 +94,7 @@ typedef struct fp_bench {
     /* What differs around the one sampler (family.h): fp_family_pt2pt or fp_family_coll. */
     const struct fp_family *family;
     const struct fp_coll *coll; /* collectives: layout, expected values, busbw (collective.h) */
+    const struct fp_pairs *pairs; /* pairs: which pattern and quantity (pairs.h) */
     /* Point-to-point: runs `batch` operations of `bytes`; the only code inside the timed region.
      * Collectives leave it NULL: the family's one batch loop calls the backend. */
     int (*sample)(fp_ctx_t *ctx, size_t bytes, long batch);

@@ -22,6 +22,7 @@ const char *const fp_backend_names[FP_BACKEND_COUNT + 1] = {"mpi", "nccl", NULL}
 
 static const char *const format_names[] = {"text", "csv", "json", NULL};
 static const char *const timer_names[] = {"wtime", "cuda", NULL};
+static const char *const pairs_mode_names[] = {"shift", "isolated", "sampled", NULL};
 
 /* The table: order is the order of --help. */
 const fp_option_t fp_options[] = {
@@ -63,6 +64,12 @@ const fp_option_t fp_options[] = {
      "reduction operation (nccl-tests -o)"},
     {'r', "root", FP_OPT_LONG, FIELD(root), "N", "0", 0, 1e9, NULL, NULL, FP_USES_ROOT,
      "root rank (nccl-tests -r)"},
+    {0, "mode", FP_OPT_CHOICE, FIELD(pairs_mode), "M", "shift", 0, 0, pairs_mode_names, NULL, FP_USES_PAIRS,
+     "shift (all pairs at once, n-1 rounds), isolated (one pair at a time), sampled"},
+    {0, "rounds", FP_OPT_LONG, FIELD(pairs_rounds), "N", "4", 1, 1e6, NULL, NULL, FP_USES_PAIRS,
+     "sampled: shift rounds spread over 1..n-1 (with their reverses)"},
+    {0, "expect", FP_OPT_STRING, FIELD(expect), "LIST", NULL, 0, 0, NULL, NULL, FP_USES_PAIRS,
+     "per cell: bw>=MB/s[@SIZES], lat<=US[@SIZES]; uniform: no slow node or link; exit 3 on a failure"},
     {'c', "validate", FP_OPT_FLAG, FIELD(validate), NULL, NULL, 0, 0, NULL, NULL, 0,
      "check every received byte after the timed loop; exit 1 on any Fail"},
     {0, "format", FP_OPT_CHOICE, FIELD(format), "FMT", "text", 0, 0, format_names, NULL, 0,
@@ -449,7 +456,9 @@ void fp_options_help(const fp_bench_t *bench, FILE *out)
             fprintf(out, " [default: %s]", o->default_text);
         fputc('\n', out);
     }
-    fprintf(out, "\nExit status: 0 success, 1 validation failure, runtime error or timeout, 2 bad usage.\n"
+    fprintf(out, "\nExit status: 0 success, 1 validation failure, runtime error or timeout, 2 bad usage%s.\n",
+            bench->uses & FP_USES_PAIRS ? ",\n3 an --expect failed" : "");
+    fprintf(out, ""
                  "A run cut short (--timeout, a failed peer, a stopped job) still leaves its rows and, in\n"
                  "text and json, an end line saying why; --output FILE is renamed into place only then.\n");
 }

@@ -247,6 +247,7 @@ static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_rep
     if (run->ctx.rank != 0)
         return;
     fp_report_begin(report, out->file, (fp_format_t)run->params.format, &run->meta);
+    run->report = report;
     cut.out = out;
     cut.report = report;
     cut.path = run->params.output;
@@ -275,10 +276,11 @@ static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report
             failures = failures ? failures : 1;
         }
     }
-    MPI_Bcast(&failures, 1, MPI_INT, 0, run->ctx.comm);
+    int code = failures ? FP_EXIT_FAIL : run->expect_failed ? FP_EXIT_EXPECT : FP_EXIT_OK;
+    MPI_Bcast(&code, 1, MPI_INT, 0, run->ctx.comm);
     release(run);
     MPI_Finalize();
-    return failures ? FP_EXIT_FAIL : FP_EXIT_OK;
+    return code;
 }
 
 int fp_main(const fp_bench_t *bench, int argc, char **argv)
