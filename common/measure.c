@@ -50,6 +50,8 @@ static inline int take_sample(fp_run_t *run, size_t slot, size_t bytes, long bat
     if (h->complete && rc == FP_OK)
         rc = h->complete(&run->ctx);
     run->timer->end(slot);
+    if (h->after && rc == FP_OK)
+        rc = h->after(&run->ctx);
     return rc;
 }
 

@@ -38,6 +38,12 @@ typedef struct fp_pairs_ctx {
     fp_pairs_matrix_t matrix; /* rank 0 */
     char (*names)[MPI_MAX_PROCESSOR_NAME + 1]; /* rank 0: host of every rank */
     const char **name_list;                    /* rank 0: names[] as pointers */
+    /* The receive side of a sweep round, served while sending (pairs_kernels.c). */
+    long rx_left;          /* windows (pings) still to come from recv_from in this sample */
+    int rx_posted;         /* their receive is posted in requests[W, 2W) */
+    size_t rx_bytes;       /* their size */
+    MPI_Request answer;    /* the ack of a window sent */
+    unsigned char ack_in, ack_out;
 } fp_pairs_ctx_t;
 
 static inline fp_pairs_ctx_t *fp_pairs_ctx(fp_ctx_t *ctx)
@@ -50,6 +56,8 @@ int fp_pairs_multi_kernel(fp_ctx_t *ctx, size_t bytes, long batch);
 int fp_pairs_bw_kernel(fp_ctx_t *ctx, size_t bytes, long batch);
 int fp_pairs_lat_kernel(fp_ctx_t *ctx, size_t bytes, long batch);
 int fp_pairs_barrier(fp_ctx_t *ctx);
+/* Sweeps, after each sample's timed region: serves what is left to receive. */
+int fp_pairs_sweep_after(fp_ctx_t *ctx);
 /* Validation of every message: the window one message at a time, each with its own pattern. */
 int fp_pairs_validate_window(fp_ctx_t *ctx, size_t bytes, uint32_t round, unsigned char *host, long *wrong);
 

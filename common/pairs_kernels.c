@@ -31,65 +31,107 @@ int fp_pairs_multi_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
     return FP_OK;
 }
 
-/* Sweep bandwidth: send a window to send_to while receiving one from recv_from, then ack the
- * window received and wait for the ack of the window sent (mpiGraph's pattern, osu_bw's ack). */
-int fp_pairs_bw_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
+/* The receive side of a sweep round is served while the rank sends, so that a rank's time as a
+ * sender never includes waiting for what it receives: a window (bandwidth) or a ping (latency)
+ * from recv_from is acknowledged (answered) as soon as it is complete, from inside the sending
+ * loop, and what is left when the rank's own sends are done is served after the sample's timed
+ * region (fp_sampler_t.after), before any collective call. requests[0, W): sends; [W, 2W): receives. Outstanding
+ * receives share the receive buffer, as osu_bw's window does: their content is not looked at. */
+
+static int rx_post(fp_ctx_t *ctx, fp_pairs_ctx_t *pc, size_t bytes)
 {
-    const fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
-    int window = (int)ctx->window;
-    for (long i = 0; i < batch; i++) {
-        int n = 0;
-        MPI_Request ack = MPI_REQUEST_NULL;
-        for (int w = 0; pc->recv_from >= 0 && w < window; w++)
-            FP_MPI_CHECK(MPI_Irecv(ctx->wire_rbuf, (int)bytes, MPI_BYTE, pc->recv_from, FP_TAG_DATA, ctx->comm,
-                                   &ctx->requests[n++]));
-        if (pc->send_to >= 0)
-            FP_CHECK(fp_stage_out(ctx, bytes));
-        for (int w = 0; pc->send_to >= 0 && w < window; w++)
-            FP_MPI_CHECK(MPI_Isend(ctx->wire_sbuf, (int)bytes, MPI_BYTE, pc->send_to, FP_TAG_DATA, ctx->comm,
-                                   &ctx->requests[n++]));
-        FP_CHECK(fp_waitall(n, ctx->requests));
-        if (pc->recv_from >= 0) {
-            FP_CHECK(fp_stage_in(ctx, bytes));
-            FP_MPI_CHECK(MPI_Isend(ctx->wire_sbuf, 1, MPI_BYTE, pc->recv_from, FP_TAG_ACK, ctx->comm, &ack));
-        }
-        if (pc->send_to >= 0)
-            FP_MPI_CHECK(MPI_Recv(ctx->wire_rbuf, 1, MPI_BYTE, pc->send_to, FP_TAG_ACK, ctx->comm, MPI_STATUS_IGNORE));
-        FP_MPI_CHECK(MPI_Wait(&ack, MPI_STATUS_IGNORE));
+    int n = pc->kind->quantity == FP_QTY_LATENCY ? 1 : (int)ctx->window;
+    for (int w = 0; w < n; w++)
+        FP_MPI_CHECK(MPI_Irecv(ctx->wire_rbuf, (int)bytes, MPI_BYTE, pc->recv_from, FP_TAG_DATA, ctx->comm,
+                               &ctx->requests[ctx->window + w]));
+    pc->rx_posted = 1;
+    return FP_OK;
+}
+
+/* Completes the posted receive if it is done (or waits, when block): acknowledges the window with
+ * one byte, or answers the ping with a pong of the same size; posts the next one if more come. */
+static int rx_serve(fp_ctx_t *ctx, fp_pairs_ctx_t *pc, size_t bytes, int block)
+{
+    int latency = pc->kind->quantity == FP_QTY_LATENCY, n = latency ? 1 : (int)ctx->window;
+    while (pc->rx_posted) {
+        int done = 1;
+        if (block)
+            FP_CHECK(fp_waitall(n, &ctx->requests[ctx->window]));
+        else
+            FP_MPI_CHECK(MPI_Testall(n, &ctx->requests[ctx->window], &done, MPI_STATUSES_IGNORE));
+        if (!done)
+            return FP_OK;
+        FP_CHECK(fp_stage_in(ctx, bytes));
+        if (latency)
+            FP_MPI_CHECK(MPI_Send(ctx->wire_sbuf, (int)bytes, MPI_BYTE, pc->recv_from, FP_TAG_ACK, ctx->comm));
+        else
+            FP_MPI_CHECK(MPI_Send(&pc->ack_out, 1, MPI_BYTE, pc->recv_from, FP_TAG_ACK, ctx->comm));
+        pc->rx_posted = 0;
+        if (--pc->rx_left > 0)
+            FP_CHECK(rx_post(ctx, pc, bytes));
     }
     return FP_OK;
 }
 
-/* Sweep latency: ping send_to and answer recv_from's ping; the ping's receive completes before
- * the pong's is posted, so one receive buffer serves both. */
-int fp_pairs_lat_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
+static int rx_begin(fp_ctx_t *ctx, fp_pairs_ctx_t *pc, size_t bytes, long batch)
 {
-    const fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
-    for (long i = 0; i < batch; i++) {
-        MPI_Request ping_in = MPI_REQUEST_NULL, ping_out = MPI_REQUEST_NULL, pong_out = MPI_REQUEST_NULL;
-        if (pc->recv_from >= 0)
-            FP_MPI_CHECK(MPI_Irecv(ctx->wire_rbuf, (int)bytes, MPI_BYTE, pc->recv_from, FP_TAG_DATA, ctx->comm,
-                                   &ping_in));
-        if (pc->send_to >= 0) {
-            FP_CHECK(fp_stage_out(ctx, bytes));
+    pc->rx_bytes = bytes;
+    pc->rx_left = pc->recv_from >= 0 ? batch : 0;
+    return pc->rx_left > 0 ? rx_post(ctx, pc, bytes) : FP_OK;
+}
+
+/* Polls the sends of one operation and its answer (count requests) while serving receives. */
+static int send_side_wait(fp_ctx_t *ctx, fp_pairs_ctx_t *pc, int count, MPI_Request *requests, size_t bytes)
+{
+    for (;;) {
+        int done;
+        FP_MPI_CHECK(MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE));
+        if (done)
+            return FP_OK;
+        FP_CHECK(rx_serve(ctx, pc, bytes, 0));
+    }
+}
+
+/* Sweep bandwidth: a window to send_to and its 1-byte ack (osu_bw's operation), while windows from
+ * recv_from are received and acknowledged. */
+int fp_pairs_bw_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
+    int window = (int)ctx->window;
+    FP_CHECK(rx_begin(ctx, pc, bytes, batch));
+    for (long i = 0; pc->send_to >= 0 && i < batch; i++) {
+        FP_CHECK(fp_stage_out(ctx, bytes));
+        for (int w = 0; w < window; w++)
             FP_MPI_CHECK(MPI_Isend(ctx->wire_sbuf, (int)bytes, MPI_BYTE, pc->send_to, FP_TAG_DATA, ctx->comm,
-                                   &ping_out));
-        }
-        if (pc->recv_from >= 0) {
-            FP_MPI_CHECK(MPI_Wait(&ping_in, MPI_STATUS_IGNORE));
-            FP_CHECK(fp_stage_in(ctx, bytes));
-            FP_MPI_CHECK(MPI_Isend(ctx->wire_sbuf, (int)bytes, MPI_BYTE, pc->recv_from, FP_TAG_ACK, ctx->comm,
-                                   &pong_out));
-        }
-        if (pc->send_to >= 0) {
-            FP_MPI_CHECK(MPI_Recv(ctx->wire_rbuf, (int)bytes, MPI_BYTE, pc->send_to, FP_TAG_ACK, ctx->comm,
-                                  MPI_STATUS_IGNORE));
-            FP_CHECK(fp_stage_in(ctx, bytes));
-        }
-        FP_MPI_CHECK(MPI_Wait(&ping_out, MPI_STATUS_IGNORE));
-        FP_MPI_CHECK(MPI_Wait(&pong_out, MPI_STATUS_IGNORE));
+                                   &ctx->requests[w]));
+        FP_MPI_CHECK(MPI_Irecv(&pc->ack_in, 1, MPI_BYTE, pc->send_to, FP_TAG_ACK, ctx->comm, &pc->answer));
+        FP_CHECK(send_side_wait(ctx, pc, window, ctx->requests, bytes));
+        FP_CHECK(send_side_wait(ctx, pc, 1, &pc->answer, bytes));
     }
     return FP_OK;
+}
+
+/* Sweep latency: ping send_to and wait for its pong, while pings from recv_from are answered. */
+int fp_pairs_lat_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
+    FP_CHECK(rx_begin(ctx, pc, bytes, batch));
+    for (long i = 0; pc->send_to >= 0 && i < batch; i++) {
+        MPI_Request ping[2];
+        FP_CHECK(fp_stage_out(ctx, bytes));
+        FP_MPI_CHECK(MPI_Irecv(ctx->wire_rbuf, (int)bytes, MPI_BYTE, pc->send_to, FP_TAG_ACK, ctx->comm, &ping[0]));
+        FP_MPI_CHECK(MPI_Isend(ctx->wire_sbuf, (int)bytes, MPI_BYTE, pc->send_to, FP_TAG_DATA, ctx->comm, &ping[1]));
+        FP_CHECK(send_side_wait(ctx, pc, 2, ping, bytes));
+        FP_CHECK(fp_stage_in(ctx, bytes));
+    }
+    return FP_OK;
+}
+
+/* After each sample's timed region: what is left to receive and answer. */
+int fp_pairs_sweep_after(fp_ctx_t *ctx)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
+    return rx_serve(ctx, pc, pc->rx_bytes, 1);
 }
 
 int fp_pairs_barrier(fp_ctx_t *ctx)

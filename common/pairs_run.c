@@ -99,6 +99,7 @@ static int pairs_open(fp_run_t *run)
         .kernel = multi ? fp_pairs_multi_kernel
                         : pc->kind->quantity == FP_QTY_LATENCY ? fp_pairs_lat_kernel : fp_pairs_bw_kernel,
         .sync = fp_pairs_barrier,
+        .after = multi ? NULL : fp_pairs_sweep_after,
         .reduce = multi ? reduce_mean_over_senders : fp_samples_of_rank0,
     };
     FP_CHECK(gather_names(run, pc));
