@@ -145,22 +145,42 @@ static size_t suspect_cells(const fp_pairs_matrix_t *m, const fp_finding_t *f, i
 }
 
 /* A finding stands in isolation when most re-measured cells still lie wholly on the bad side of
- * the value the matrix predicted; isolated[] gets the medians of their medians and bounds. */
-static int stands_alone(const fp_pairs_ctx_t *pc, const fp_finding_t *f, const double *cells, size_t count,
-                        fp_cell_t *isolated)
+ * the midpoint (geometric mean) of the value the sweep measured and the value the matrix predicted:
+ * a cell that recovers more than half-way when alone was slowed by the sweep's other traffic.
+ * isolated[] gets the medians of their medians and bounds. */
+static int stands_alone(const fp_pairs_ctx_t *pc, const fp_finding_t *f, const double *cells, const int *pairs,
+                        size_t count, int role, fp_cell_t *isolated)
 {
     double med[2 * MAX_RECHECK + 2], lo[2 * MAX_RECHECK + 2], hi[2 * MAX_RECHECK + 2];
-    size_t bad = 0;
+    size_t bad = 0, m = 0;
     int higher = pc->kind->quantity == FP_QTY_BANDWIDTH;
+    double midpoint = sqrt(f->typical * f->median);
     for (size_t i = 0; i < count; i++) {
         const double *c = &cells[4 * i];
-        med[i] = c[0], lo[i] = c[1], hi[i] = c[2];
-        bad += higher ? c[2] < f->typical : c[1] > f->typical;
+        if (!((role & 1) && pairs[2 * i] == f->a) && !((role & 2) && pairs[2 * i + 1] == f->a) && role != 3)
+            continue;
+        med[m] = c[0], lo[m] = c[1], hi[m++] = c[2];
+        bad += higher ? c[2] < midpoint : c[1] > midpoint;
     }
-    isolated->median = fp_median_finite(med, count);
-    isolated->lo = fp_median_finite(lo, count);
-    isolated->hi = fp_median_finite(hi, count);
-    return 2 * bad > count;
+    isolated->median = fp_median_finite(med, m);
+    isolated->lo = fp_median_finite(lo, m);
+    isolated->hi = fp_median_finite(hi, m);
+    return m > 0 && 2 * bad > m;
+}
+
+/* A node slow both ways is re-judged per direction: the one that recovers alone is dropped. */
+static int node_stands_alone(const fp_pairs_ctx_t *pc, fp_finding_t *f, const double *cells, const int *pairs,
+                             size_t count, fp_cell_t *isolated)
+{
+    if (f->kind != FP_FIND_NODE)
+        return stands_alone(pc, f, cells, pairs, count, 3, isolated);
+    fp_cell_t as_sender, as_receiver;
+    int s = stands_alone(pc, f, cells, pairs, count, 1, &as_sender);
+    int r = stands_alone(pc, f, cells, pairs, count, 2, &as_receiver);
+    if (s != r)
+        f->kind = s ? FP_FIND_SENDER : FP_FIND_RECEIVER;
+    *isolated = s || !r ? as_sender : as_receiver;
+    return s || r;
 }
 
 /* Every rank: rank 0's suspects of this size re-measured one pair at a time; returns on rank 0
@@ -199,7 +219,8 @@ static int judge(fp_run_t *run, size_t bytes, double *all)
     for (size_t i = 0; run->ctx.rank == 0 && i < nfound; i++) {
         fp_cell_t isolated;
         size_t count = (size_t)(first[i + 1] - first[i]);
-        int cleared = count > 0 && !stands_alone(pc, &found[i], cells + 4 * first[i], count, &isolated);
+        int cleared = count > 0 &&
+                      !node_stands_alone(pc, &found[i], cells + 4 * first[i], pairs + 2 * first[i], count, &isolated);
         fp_pairs_emit_finding(run, bytes, &found[i], count ? &isolated : NULL, cleared);
         if (!cleared && pc->expect.uniform)
             run->expect_failed = 1;

@@ -3,7 +3,8 @@
 # over Open MPI's TCP BTL on the veths. Unshaped: no finding, exit 0 under --expect. Then one host's
 # veth limited by tc tbf to a tenth of the typical cell: in its sending direction, the sweep names
 # that host, and only it, as slow as sender, with exit 3 under --expect (the cells below the
-# threshold are all that host's); in its receiving direction, as slow as receiver.
+# threshold are its five sends, and at most cells into it); in its receiving direction, as slow as
+# receiver. Findings that the sweep's other traffic explains are re-measured alone and cleared.
 #
 # Environment: FABPERF_PAIRS_BIN  directory with fabperf_allpairs built with Open MPI
 # Exit status: 0 pass, 1 fail, 77 skip (automake convention).
@@ -69,9 +70,9 @@ PY
 }
 
 sweep plain uniform
-findings "$work/plain.json" | tee "$work/plain.txt"
+findings "$work/plain.json" | tee "$work/plain.txt" | grep -v "^  "
 [[ $rc -eq 0 ]] || failed "unshaped: exit $rc, expected 0"
-grep -q ' stands$' "$work/plain.txt" && failed "unshaped: a finding stands"
+grep -q '^finding .* stands$' "$work/plain.txt" && failed "unshaped: a finding stands"
 typical=$(awk '/^typical/ { print $2 }' "$work/plain.txt")
 threshold=$(awk -v t="$typical" 'BEGIN { printf "%.1f", t / 3 }')
 rate=$(awk -v t="$typical" 'BEGIN { printf "%dkbit", t * 8 * 1000 / 10 }')
@@ -79,18 +80,25 @@ echo "typical cell $typical MB/s; shaping to $rate, threshold bw>=$threshold"
 
 "$nb" shape fpbr-h3 "$rate" send || failed "tc tbf on fpbr-h3 failed"
 sweep send "uniform,bw>=$threshold@128K"
-findings "$work/send.json" | tee "$work/send.txt"
+findings "$work/send.json" | tee "$work/send.txt" | grep -v "^  "
 [[ $rc -eq 3 ]] || failed "fpbr-h3 shaped sending: exit $rc, expected 3"
-[[ $(grep ' stands$' "$work/send.txt") == "finding slow_node send fpbr-h3 stands" ]] ||
+[[ $(grep '^finding .* stands$' "$work/send.txt") == "finding slow_node send fpbr-h3 stands" ]] ||
     failed "fpbr-h3 shaped sending: the standing findings are not exactly 'slow node fpbr-h3 as sender'"
-grep -qx 'verdict senders: fpbr-h3' "$work/send.txt" || failed "cells below bw>=$threshold are not all fpbr-h3's"
+# fpbr-h3's own cells fail; a cell into fpbr-h3 may too (its acks queue behind its slow data)
+python3 - "$work/send.json" <<'PY' || failed "cells below bw>=$threshold: not all fpbr-h3's sends, or not all of them"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+pairs = [tuple(r["pair"]) for r in recs if r["type"] == "verdict"]
+own = {p for p in pairs if p[0] == "fpbr-h3"}
+sys.exit(0 if len(own) == 5 and all("fpbr-h3" in p for p in pairs) else 1)
+PY
 "$nb" unshape
 
 "$nb" shape fpbr-h5 "$rate" receive || failed "tc tbf on the switch's port of fpbr-h5 failed"
 sweep receive uniform
-findings "$work/receive.json" | tee "$work/receive.txt"
+findings "$work/receive.json" | tee "$work/receive.txt" | grep -v "^  "
 [[ $rc -eq 3 ]] || failed "fpbr-h5 shaped receiving: exit $rc, expected 3"
-[[ $(grep ' stands$' "$work/receive.txt") == "finding slow_node receive fpbr-h5 stands" ]] ||
+[[ $(grep '^finding .* stands$' "$work/receive.txt") == "finding slow_node receive fpbr-h5 stands" ]] ||
     failed "fpbr-h5 shaped receiving: the standing findings are not exactly 'slow node fpbr-h5 as receiver'"
 "$nb" unshape
 
