@@ -32,18 +32,18 @@ heatmap() {
 "$PYTHON3" - "$work/r.jsonl" <<'PY'
 import json, sys
 nodes = ["n1", "n2", "n3", "n4"]
-def m(metric, size, f):
+def m(quantity, size, f):
     med = [[None if i == j else f(i, j) for j in range(4)] for i in range(4)]
-    return {"type": "matrix", "size": size, "metric": metric, "unit": "MB/s" if metric == "bandwidth" else "us",
-            "higher_is_better": metric == "bandwidth", "mode": "shift", "nodes": nodes,
-            "median": med, "ci_lo": med, "ci_hi": med}
+    return {"type": "matrix", "size": size, "quantity": quantity, "unit": "MB/s" if quantity == "bandwidth" else "us",
+            "better": "higher" if quantity == "bandwidth" else "lower", "mode": "shift", "nodes": nodes,
+            "values": med, "ci_lo": med, "ci_hi": med}
 with open(sys.argv[1], "w") as out:
     out.write(json.dumps({"type": "meta", "program": "fabperf_allpairs"}) + "\n")
     out.write(json.dumps(m("bandwidth", 1048576, lambda i, j: 11.5 if i == 2 else 115.0 + j)) + "\n")
     out.write(json.dumps(m("latency", 8, lambda i, j: 20.0 + i)) + "\n")
 PY
 
-heatmap --table --metric bandwidth "$work/r.jsonl"
+heatmap --table --quantity bandwidth "$work/r.jsonl"
 check "table exits 0" [ "$rc" -eq 0 ]
 check "table row of n3 holds its slow cells" grep -qx 'n3          11.5    11.5       -    11.5' "$work/out"
 check "table row of n1: the diagonal, then receivers in order" \
@@ -53,10 +53,10 @@ check "only the bandwidth matrix" [ "$(grep -c '^#' "$work/out")" -eq 1 ]
 heatmap --size 3 "$work/r.jsonl"
 check "no matrix of that size: exit 2" [ "$rc" -eq 2 ]
 check "no matrix: one line" [ "$(wc -l <"$work/err")" -eq 1 ]
-printf '{"type":"matrix","size":1,"metric":"latency","unit":"us","nodes":["a","b"],"median":[[1]],"ci_lo":[],"ci_hi":[]}\n' >"$work/bad.jsonl"
+printf '{"type":"matrix","size":1,"quantity":"latency","unit":"us","nodes":["a","b"],"values":[[1]],"ci_lo":[],"ci_hi":[]}\n' >"$work/bad.jsonl"
 heatmap "$work/bad.jsonl"
 check "malformed matrix: exit 2" [ "$rc" -eq 2 ]
-check "malformed matrix: names the field" grep -q "'median' is not 2 x 2" "$work/err"
+check "malformed matrix: names the field" grep -q "'values' is not 2 x 2" "$work/err"
 
 if command -v gnuplot >/dev/null; then
     heatmap -o "$work/png" "$work/r.jsonl"
