@@ -57,9 +57,10 @@ typedef struct fp_coll {
 } fp_coll_t;
 
 
-/* A communication backend. Calls follow NCCL's conventions: in place when ctx->in_place, with
- * send and recv pointers placed as nccl-tests places them; counts in elements of
- * ctx->params->datatype. A call may only enqueue: complete() finishes what was enqueued. */
+/* A communication backend. Calls follow NCCL's conventions: in place when
+ * fp_coll_ctx(ctx)->in_place, with send and recv pointers placed as nccl-tests places them; counts
+ * in elements of ctx->params->datatype. A call may only enqueue: complete() finishes what was
+ * enqueued. */
 typedef struct fp_coll_ops {
     const char *name;
     /* Collective over ctx->comm, after the GPU is chosen; describes itself into `about`. */

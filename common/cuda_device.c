@@ -96,14 +96,24 @@ const fp_mem_ops_t fp_mem_managed = {
 /* ---- CUDA events: one pair per sample, recorded on the core's stream ---- */
 
 static cudaStream_t fp_stream;
+static int fp_selected = -1; /* the device fp_gpu_select chose; -1 before */
 
 void *fp_gpu_stream(void)
 {
     return fp_stream;
 }
 
+void fp_gpu_bus_id(char *out, size_t len)
+{
+    if (len)
+        out[0] = '\0';
+    if (fp_selected >= 0 && len && cudaDeviceGetPCIBusId(out, (int)len, fp_selected) != cudaSuccess)
+        out[0] = '\0';
+}
+
 void fp_gpu_release(void)
 {
+    fp_selected = -1;
     if (fp_stream)
         cudaStreamDestroy(fp_stream);
     fp_stream = NULL;
@@ -212,6 +222,7 @@ int fp_gpu_select(int local_rank, long requested, char *description, size_t len)
         return fp_fail("--device: %ld is out of range (accepted: 0 to %d, the visible GPUs)", requested, count - 1);
     device = requested >= 0 ? (int)requested : local_rank % count;
     FP_CUDA_CHECK(cudaSetDevice(device), 0);
+    fp_selected = device;
     /* A blocking stream: copies on the default stream (validation) still order with it. */
     if (!fp_stream)
         FP_CUDA_CHECK(cudaStreamCreateWithFlags(&fp_stream, cudaStreamDefault), 0);

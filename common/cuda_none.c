@@ -72,6 +72,12 @@ void *fp_gpu_stream(void)
     return NULL;
 }
 
+void fp_gpu_bus_id(char *out, size_t len)
+{
+    if (len)
+        out[0] = '\0';
+}
+
 void fp_gpu_release(void) {}
 
 int fp_gpu_built(void)

@@ -1,4 +1,5 @@
-/* fabperf measurement core: the types a benchmark program sees. */
+/* fabperf: the types every benchmark program sees (descriptor, parameters, context). Point-to-point
+ * moves are in comm.h, everything only collectives use in collective.h. */
 #ifndef FP_H
 #define FP_H
 
@@ -14,7 +15,8 @@ enum { FP_EXIT_OK = 0, FP_EXIT_FAIL = 1, FP_EXIT_USAGE = 2, FP_EXIT_EXPECT = 3 }
 typedef enum { FP_MEM_HOST, FP_MEM_PINNED, FP_MEM_CUDA, FP_MEM_MANAGED, FP_MEM_COUNT } fp_mem_kind_t;
 typedef enum { FP_TIMER_WTIME, FP_TIMER_CUDA, FP_TIMER_COUNT } fp_timer_kind_t;
 typedef enum { FP_FORMAT_TEXT, FP_FORMAT_CSV, FP_FORMAT_JSON } fp_format_t;
-/* FP_REPORT_MSGRATE: bandwidth with messages per second beside it (multi-pair programs). */
+/* The row's columns and OSU's default counts (plan.c) follow the report kind; FP_REPORT_MSGRATE:
+ * bandwidth with messages per second beside it (multi-pair programs). */
 typedef enum { FP_REPORT_LATENCY, FP_REPORT_BANDWIDTH, FP_REPORT_COLLECTIVE, FP_REPORT_MSGRATE } fp_report_kind_t;
 /* Which options a benchmark accepts beyond the common ones. */
 enum {

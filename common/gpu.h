@@ -11,6 +11,8 @@ int fp_gpu_select(int local_rank, long requested, char *description, size_t len)
 /* The one stream of the selected GPU (a cudaStream_t): CUDA events and NCCL share it. NULL
  * before fp_gpu_select or without CUDA. */
 void *fp_gpu_stream(void);
+/* The selected GPU's PCI bus id ("0000:1b:00.0") into out; empty when no GPU was selected. */
+void fp_gpu_bus_id(char *out, size_t len);
 void fp_gpu_release(void);
 
 /* Whether this build has CUDA at all. */

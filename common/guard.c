@@ -22,6 +22,7 @@ static atomic_int guard_rank = -1;
 static atomic_int guard_mpi;                /* MPI_Init done: abort through MPI */
 static atomic_llong guard_deadline_ms;      /* 0: disarmed */
 static atomic_long guard_seconds;
+static _Atomic(const char *) guard_option = "--timeout"; /* the option that set the limit */
 static pthread_mutex_t guard_cut_lock = PTHREAD_MUTEX_INITIALIZER;
 static void (*guard_cut_fn)(const char *why);
 static int guard_state; /* 0 running, 1 cut short, 2 finishing normally; under guard_cut_lock */
@@ -70,8 +71,8 @@ static void expired(void)
     char where[256], what[512], why[512];
     where_text(where, sizeof where);
     long seconds = atomic_load(&guard_seconds);
-    snprintf(what, sizeof what, "timed out: %s did not complete within %ld s (--timeout); ending the job", where,
-             seconds);
+    snprintf(what, sizeof what, "timed out: %s did not complete within %ld s (%s); ending the job", where,
+             seconds, atomic_load(&guard_option));
     say(what);
     snprintf(why, sizeof why, "timed out after %ld s at %s", seconds, where);
     fp_guard_cut(why);
@@ -151,8 +152,9 @@ void fp_guard_mpi_ready(int rank)
     atomic_store(&guard_mpi, 1);
 }
 
-void fp_guard_arm(size_t bytes, double seconds)
+void fp_guard_arm(size_t bytes, double seconds, const char *option)
 {
+    atomic_store(&guard_option, option);
     atomic_store(&fp_progress.size, bytes);
     atomic_store(&guard_seconds, (long)(seconds + 0.5));
     atomic_store(&guard_deadline_ms, now_ms() + (long long)(seconds * 1000.0));

@@ -50,8 +50,9 @@ int fp_early_exit(const fp_bench_t *bench, const fp_params_t *params, int parse_
 int fp_guard_start(const char *program);
 /* MPI is initialised: expiry ends the job through MPI_Abort; rank goes into messages. */
 void fp_guard_mpi_ready(int rank);
-/* Deadline for one size (or phase): seconds from now; the size is named in the message. */
-void fp_guard_arm(size_t bytes, double seconds);
+/* Deadline for one size (or phase): seconds from now; the size and the option that sets the
+ * limit are named in the message. */
+void fp_guard_arm(size_t bytes, double seconds, const char *option);
 void fp_guard_disarm(void);
 
 /* Rank 0 registers how to close its results as cut short (called at most once, any thread). */

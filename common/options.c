@@ -230,6 +230,55 @@ static int size_in_range(const fp_option_t *o, const char *text, size_t *bytes, 
     return FP_OK;
 }
 
+/* MIN:MAX or MAX into min_size and max_size. */
+static int range_store(const fp_option_t *o, const char *value, fp_params_t *params, const char *name,
+                       const char *range, char *err, size_t errlen)
+{
+    char why[160];
+    const char *colon = strchr(value, ':');
+    size_t lo = (size_t)o->min, hi;
+    if (colon) {
+        char first[64];
+        size_t len = (size_t)(colon - value);
+        if (len == 0 || len >= sizeof first)
+            return fail(err, errlen, "%s: '%s' has no valid MIN (accepted: %s)", name, value, range);
+        memcpy(first, value, len);
+        first[len] = '\0';
+        if (size_in_range(o, first, &lo, why, sizeof why) != FP_OK)
+            return fail(err, errlen, "%s: %s (accepted: %s)", name, why, range);
+        value = colon + 1;
+    }
+    if (size_in_range(o, value, &hi, why, sizeof why) != FP_OK)
+        return fail(err, errlen, "%s: %s (accepted: %s)", name, why, range);
+    params->min_size = lo;
+    params->max_size = hi;
+    return FP_OK;
+}
+
+/* A whole or real number in [min, max] (whole: or the auto word, stored as -1). */
+static int number_store(const fp_option_t *o, const char *value, char *field, const char *name,
+                        const char *range, char *err, size_t errlen)
+{
+    long whole = 0;
+    double real = 0;
+    if (o->type == FP_OPT_LONG && o->auto_word && strcmp(value, o->auto_word) == 0) {
+        *(long *)field = -1;
+        return FP_OK;
+    }
+    if (o->type == FP_OPT_LONG && parse_long(value, &whole) != FP_OK)
+        return fail(err, errlen, "%s: '%s' is not a whole number (accepted: %s)", name, value, range);
+    if (o->type == FP_OPT_DOUBLE && parse_double(value, &real) != FP_OK)
+        return fail(err, errlen, "%s: '%s' is not a number (accepted: %s)", name, value, range);
+    double v = o->type == FP_OPT_LONG ? (double)whole : real;
+    if (v < o->min || v > o->max)
+        return fail(err, errlen, "%s: '%s' is out of range (accepted: %s)", name, value, range);
+    if (o->type == FP_OPT_LONG)
+        *(long *)field = whole;
+    else
+        *(double *)field = real;
+    return FP_OK;
+}
+
 /* Stores one option's value; on error writes a complete one-line message. */
 static int option_store(const fp_option_t *o, const char *value, fp_params_t *params, char *err,
                         size_t errlen)
@@ -249,52 +298,13 @@ static int option_store(const fp_option_t *o, const char *value, fp_params_t *pa
                 return fail(err, errlen, "%s: '%s' contains a control character (accepted: %s)", name, value, range);
         *(const char **)field = value;
         return FP_OK;
-    case FP_OPT_LONG: {
-        long v;
-        if (o->auto_word && strcmp(value, o->auto_word) == 0) {
-            *(long *)field = -1;
-            return FP_OK;
-        }
-        if (parse_long(value, &v) != FP_OK)
-            return fail(err, errlen, "%s: '%s' is not a whole number (accepted: %s)", name, value, range);
-        if (v < o->min || v > o->max)
-            return fail(err, errlen, "%s: '%s' is out of range (accepted: %s)", name, value, range);
-        *(long *)field = v;
-        return FP_OK;
-    }
-    case FP_OPT_DOUBLE: {
-        double v;
-        if (parse_double(value, &v) != FP_OK)
-            return fail(err, errlen, "%s: '%s' is not a number (accepted: %s)", name, value, range);
-        if (v < o->min || v > o->max)
-            return fail(err, errlen, "%s: '%s' is out of range (accepted: %s)", name, value, range);
-        *(double *)field = v;
-        return FP_OK;
-    }
+    case FP_OPT_LONG:
+    case FP_OPT_DOUBLE: return number_store(o, value, field, name, range, err, errlen);
     case FP_OPT_SIZE:
         if (size_in_range(o, value, (size_t *)field, why, sizeof why) != FP_OK)
             return fail(err, errlen, "%s: %s (accepted: %s)", name, why, range);
         return FP_OK;
-    case FP_OPT_RANGE: {
-        const char *colon = strchr(value, ':');
-        size_t lo = (size_t)o->min, hi;
-        if (colon) {
-            char first[64];
-            size_t len = (size_t)(colon - value);
-            if (len == 0 || len >= sizeof first)
-                return fail(err, errlen, "%s: '%s' has no valid MIN (accepted: %s)", name, value, range);
-            memcpy(first, value, len);
-            first[len] = '\0';
-            if (size_in_range(o, first, &lo, why, sizeof why) != FP_OK)
-                return fail(err, errlen, "%s: %s (accepted: %s)", name, why, range);
-            value = colon + 1;
-        }
-        if (size_in_range(o, value, &hi, why, sizeof why) != FP_OK)
-            return fail(err, errlen, "%s: %s (accepted: %s)", name, why, range);
-        params->min_size = lo;
-        params->max_size = hi;
-        return FP_OK;
-    }
+    case FP_OPT_RANGE: return range_store(o, value, params, name, range, err, errlen);
     case FP_OPT_CHOICE:
         for (int i = 0; o->choices[i]; i++)
             if (strcmp(value, o->choices[i]) == 0) {
@@ -356,6 +366,30 @@ static void params_defaults(const fp_bench_t *bench, fp_params_t *params)
     params->placement[0] = params->placement[1] = 0;
 }
 
+/* Options that conflict or need each other, and defaults that follow from others. */
+static int params_finish(fp_params_t *params, const fp_option_t *const *seen, int npositional, char *err,
+                         size_t errlen)
+{
+    if (seen[FIELD(step_bytes)] && seen[FIELD(step_factor)])
+        return fail(err, errlen, "-f/--stepfactor and --step-bytes both set the size step: give one");
+    if (params->min_size > params->max_size)
+        return fail(err, errlen, "-m/--message-size: MIN %zu is larger than MAX %zu (accepted: MIN <= MAX)",
+                    params->min_size, params->max_size);
+    if (params->adaptive && seen[FIELD(iterations)])
+        return fail(err, errlen, "-i/--iterations fixes the count, -a/--adaptive decides it: give one");
+    if (!params->adaptive && (seen[FIELD(ci_target_pct)] || seen[FIELD(time_budget_s)] || seen[FIELD(max_samples)]))
+        return fail(err, errlen, "--ci-target, --time-budget and --max-samples need -a/--adaptive");
+    if (params->backend == FP_BACKEND_NCCL && !seen[FIELD(timer)])
+        params->timer = FP_TIMER_CUDA;
+    if (npositional == 1)
+        return fail(err, errlen, "placement: one letter given, two needed (sender side first, e.g. D D or H D)");
+    if (npositional == 0) {
+        char side = params->accelerator || params->backend == FP_BACKEND_NCCL ? 'D' : 'H';
+        params->placement[0] = params->placement[1] = side;
+    }
+    return FP_OK;
+}
+
 int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t *params, char *err,
                      size_t errlen)
 {
@@ -402,24 +436,7 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
         return FP_OK;
     if (range_set && minmax_set)
         return fail(err, errlen, "-m/--message-size and -b/-e both set the size range: give one");
-    if (seen[FIELD(step_bytes)] && seen[FIELD(step_factor)])
-        return fail(err, errlen, "-f/--stepfactor and --step-bytes both set the size step: give one");
-    if (params->min_size > params->max_size)
-        return fail(err, errlen, "-m/--message-size: MIN %zu is larger than MAX %zu (accepted: MIN <= MAX)",
-                    params->min_size, params->max_size);
-    if (params->adaptive && seen[FIELD(iterations)])
-        return fail(err, errlen, "-i/--iterations fixes the count, -a/--adaptive decides it: give one");
-    if (!params->adaptive && (seen[FIELD(ci_target_pct)] || seen[FIELD(time_budget_s)] || seen[FIELD(max_samples)]))
-        return fail(err, errlen, "--ci-target, --time-budget and --max-samples need -a/--adaptive");
-    if (params->backend == FP_BACKEND_NCCL && !seen[FIELD(timer)])
-        params->timer = FP_TIMER_CUDA;
-    if (npositional == 1)
-        return fail(err, errlen, "placement: one letter given, two needed (sender side first, e.g. D D or H D)");
-    if (npositional == 0) {
-        char side = params->accelerator || params->backend == FP_BACKEND_NCCL ? 'D' : 'H';
-        params->placement[0] = params->placement[1] = side;
-    }
-    return FP_OK;
+    return params_finish(params, seen, npositional, err, errlen);
 }
 
 void fp_options_help(const fp_bench_t *bench, FILE *out)

@@ -6,6 +6,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "escape.h"
+#include "provenance.h"
+
 /* COL_TIME: nccl-tests' time (2, 1 or 0 decimals by magnitude); COL_WRONG: "N/A" in text when
  * not validated; COL_TEXT: a string (str); COL_DATA: CSV and JSON only (generic aliases). */
 typedef enum { COL_REAL, COL_COUNT, COL_FLAG, COL_CHECK, COL_TIME, COL_WRONG, COL_TEXT } col_type_t;
@@ -167,26 +170,6 @@ static const column_t *const *layout_of(fp_report_kind_t kind)
     }
 }
 
-void fp_json_string(FILE *out, const char *s)
-{
-    fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        switch (*p) {
-        case '"': fputs("\\\"", out); break;
-        case '\\': fputs("\\\\", out); break;
-        case '\n': fputs("\\n", out); break;
-        case '\r': fputs("\\r", out); break;
-        case '\t': fputs("\\t", out); break;
-        default:
-            if (*p < 0x20)
-                fprintf(out, "\\u%04x", *p);
-            else
-                fputc(*p, out);
-        }
-    }
-    fputc('"', out);
-}
-
 static const char *check_word(double v)
 {
     return isnan(v) ? "-" : (v != 0 ? "Pass" : "Fail");
@@ -199,8 +182,11 @@ static void text_meta(FILE *out, const fp_meta_t *m)
     fprintf(out, "# %s %s: %s\n", m->program, PACKAGE_VERSION, m->title);
     fprintf(out, "# date: %s\n", m->date);
     fprintf(out, "# ranks: %d on %d host(s):", m->nranks, m->nhosts);
-    for (int i = 0; i < m->nhosts; i++)
-        fprintf(out, " %s (%d)", m->hosts[i].name, m->hosts[i].ranks);
+    for (int i = 0; i < m->nhosts; i++) {
+        fputc(' ', out);
+        fp_text_string(out, m->hosts[i].name);
+        fprintf(out, " (%d)", m->hosts[i].ranks);
+    }
     fprintf(out, "\n# mpi: %s\n# cuda-aware mpi: %s\n", m->mpi_library, m->cuda_aware);
     if (m->gpu[0])
         fprintf(out, "# gpu: %s\n", m->gpu);
@@ -223,12 +209,7 @@ static void text_meta(FILE *out, const fp_meta_t *m)
                      "nccl-tests does; iso = one call and its completion per sample\n");
     }
     fprintf(out, "# validation: %s\n", m->validate ? "on" : "off");
-    if (m->label)
-        fprintf(out, "# label: %s\n", m->label);
-    fprintf(out, "# env:");
-    for (int i = 0; i < m->nenv; i++)
-        fprintf(out, " %s=%s", m->env[i].name, m->env[i].value);
-    fprintf(out, "%s\n", m->nenv ? "" : " (no provider-selecting variables set)");
+    fp_provenance_text(out, m);
 }
 
 /* One header line of the collective layout: `field` picks group, names or units. */
@@ -305,7 +286,7 @@ static void value_plain(FILE *out, const column_t *c, const fp_row_t *row, int j
         if (json)
             fp_json_string(out, c->str(row));
         else
-            fputs(c->str(row), out);
+            fp_csv_field(out, c->str(row));
         return;
     }
     double v = c->get(row);
@@ -370,19 +351,9 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
     fprintf(out, ",\"adaptive\":%s", m->adaptive ? "true" : "false");
     if (m->adaptive)
         fprintf(out, ",\"ci_target_pct\":%.6g,\"time_budget_s\":%.6g", m->ci_target_pct, m->time_budget_s);
-    fprintf(out, ",\"validation\":%s,\"label\":", m->validate ? "true" : "false");
-    if (m->label)
-        fp_json_string(out, m->label);
-    else
-        fputs("null", out);
-    fprintf(out, ",\"env\":{");
-    for (int i = 0; i < m->nenv; i++) {
-        fputs(i ? "," : "", out);
-        fp_json_string(out, m->env[i].name);
-        fputc(':', out);
-        fp_json_string(out, m->env[i].value);
-    }
-    fprintf(out, "},\"columns\":[");
+    fprintf(out, ",\"validation\":%s", m->validate ? "true" : "false");
+    fp_provenance_json(out, m);
+    fprintf(out, ",\"columns\":[");
     for (int i = 0; cols[i]; i++)
         fprintf(out, "%s\"%s\"", i ? "," : "", cols[i]->key);
     fprintf(out, "]}\n");
@@ -452,6 +423,7 @@ void fp_report_end(fp_report_t *r, const char *status, int failures)
         fprintf(r->out, ",\"failures\":%d", failures);
         if (collective)
             fprintf(r->out, ",\"avg_busbw_gbps\":%.9g,\"wrong\":%ld", avg_busbw, r->wrong_total);
+        fp_provenance_json_end(r->out, r->meta);
         fputs("}\n", r->out);
     } else if (r->format == FP_FORMAT_TEXT) {
         if (collective) { /* nccl-tests' closing lines: scrapers look for them */
@@ -461,6 +433,7 @@ void fp_report_end(fp_report_t *r, const char *status, int failures)
         int complete = strcmp(status, "complete") == 0;
         if (!complete)
             fprintf(r->out, "# run %s\n", status);
+        fp_provenance_text_end(r->out, r->meta);
         if (r->meta->validate)
             fprintf(r->out, "# validation: %s\n",
                     failures ? "FAILED" : complete ? "all sizes passed" : "the sizes above passed");

@@ -4,11 +4,23 @@
 
 #include <stdio.h>
 
+#include "escape.h"
 #include "fp.h"
+#include "placement.h"
 #include "stats.h"
 
+/* A group of ranks that see one value of a variable (NULL: not set there). */
+typedef struct fp_env_value {
+    const char *value;
+    int *ranks, nranks;
+} fp_env_value_t;
+
+/* A recorded variable: set to value on every rank (nvalues 0), or differing between ranks
+ * (values[nvalues], in order of their lowest rank; value is then the lowest setting rank's). */
 typedef struct fp_env_var {
-    char *name, *value;
+    const char *name, *value;
+    int nvalues;
+    fp_env_value_t *values;
 } fp_env_var_t;
 
 typedef struct fp_host {
@@ -37,7 +49,10 @@ typedef struct fp_meta {
     int validate, staging;
     const char *label;
     int nenv;
-    fp_env_var_t *env;
+    fp_env_var_t *env;         /* the union over ranks, by name */
+    int env_unrecorded;        /* variables over the per-rank bound, not sent */
+    char *env_buffer;          /* what env points into */
+    fp_placement_t placement;  /* per rank, on rank 0 */
     /* Collectives */
     char backend[256];       /* "mpi (...)" or "nccl 2.28.9 (...)" */
     const char *datatype, *op; /* op: "none" for data movement */
@@ -83,8 +98,5 @@ void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_met
 void fp_report_row(fp_report_t *r, const fp_row_t *row);
 /* status: "complete", or "cut short: WHY" when the run stopped early. */
 void fp_report_end(fp_report_t *r, const char *status, int failures);
-
-/* Writes s as a JSON string literal, quotes included. */
-void fp_json_string(FILE *out, const char *s);
 
 #endif

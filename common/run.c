@@ -132,7 +132,7 @@ static int sweep_size(fp_run_t *run, fp_report_t *report, size_t size, uint32_t 
     const fp_family_t *family = run->bench->family;
     fp_row_t row;
     run->plan = fp_plan_for(run->bench, &run->params, size);
-    fp_guard_arm(size, run->plan.timeout_s);
+    fp_guard_arm(size, run->plan.timeout_s, "--timeout");
     FP_CHECK(family->measure(run, size, &row));
     if (run->params.validate) {
         FP_CHECK(family->validate(run, size, round, &row));
@@ -188,7 +188,7 @@ static int step_mpi(fp_run_t *run, const char *program, int *argc, char ***argv,
     if (fp_guard_start(program) != FP_OK)
         fprintf(stderr, "%s: no watchdog: %s\n", program, fp_error_message());
     fp_guard_phase("MPI start-up and set-up", 0);
-    fp_guard_arm(0, fp_plan_startup_timeout(&run->params, fp_env_size()));
+    fp_guard_arm(0, fp_plan_startup_timeout(&run->params, fp_env_size()), "--startup-timeout");
     MPI_Init(argc, argv);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     run->ctx.comm = MPI_COMM_WORLD;
@@ -244,6 +244,10 @@ static int step_setup(fp_run_t *run, const char *program, output_t *out, int *co
 static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_report_t *report)
 {
     meta_fill(run, program);
+    if (fp_placement_start(&run->meta.placement, run->ctx.comm) != FP_OK) {
+        fprintf(stderr, "%s: rank %d: %s\n", program, run->ctx.rank, fp_error_message());
+        MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
+    }
     if (run->ctx.rank != 0)
         return;
     fp_report_begin(report, out->file, (fp_format_t)run->params.format, &run->meta);
@@ -269,6 +273,10 @@ static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
     fp_guard_finish();
+    if (fp_placement_end(&run->meta.placement, run->ctx.comm) != FP_OK) {
+        fprintf(stderr, "%s: rank %d: %s\n", program, rank, fp_error_message());
+        MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
+    }
     if (rank == 0) {
         fp_report_end(report, "complete", failures);
         if (output_close(out, run->params.output) != FP_OK) {

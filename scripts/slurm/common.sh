@@ -201,39 +201,30 @@ fp_default_launcher() {
     esac
 }
 
-# Build the launch command into the array FP_CMD.
-# fp_build_cmd PROGRAM_PATH "ENV=VAL ..." "launcher-args" PROGRAM-ARGS...
-fp_build_cmd() {
-    local prog=$1 envs=$2 largs=$3 kv launcher extra=() mline
-    shift 3
-    local env_words=() larg_words=() run_words=()
-    read -r -a env_words <<<"$envs"
-    read -r -a larg_words <<<"$largs"
-    local same_node='' w kept=()
-    for w in "${larg_words[@]}"; do
+# fp_strip_markers LAUNCH-WORDS...: FP_KEPT, the words without the markers (@same-node, @gpu);
+# FP_SAME_NODE, the node that @same-node asks for (empty without it).
+fp_strip_markers() {
+    local w
+    FP_SAME_NODE=''
+    FP_KEPT=()
+    for w in "$@"; do
         if [[ $w == @same-node ]]; then
-            same_node=$(scontrol show hostnames "${SLURM_JOB_NODELIST:-}" 2>/dev/null | head -n 1)
-            same_node=${same_node:-localhost}
-        elif [[ $w == @gpu ]]; then
-            :
-        else
-            kept+=("$w")
+            FP_SAME_NODE=$(scontrol show hostnames "${SLURM_JOB_NODELIST:-}" 2>/dev/null | head -n 1)
+            FP_SAME_NODE=${FP_SAME_NODE:-localhost}
+        elif [[ $w != @gpu ]]; then
+            FP_KEPT+=("$w")
         fi
     done
-    larg_words=("${kept[@]}")
-    read -r -a run_words <<<"${MPIRUN_ARGS:-}"
-    if declare -F fp_launcher_args >/dev/null; then
-        while IFS= read -r mline; do
-            [[ -n $mline ]] && extra+=("$mline")
-        done < <(fp_launcher_args)
-    fi
-    launcher=${MPIRUN:-$(fp_default_launcher)}
-    FP_CMD=(env "${env_words[@]}" "$launcher")
+}
+
+# fp_flavour_args SAME-NODE ENV-WORDS...: appends the launcher's own options of MPI_FLAVOR to
+# FP_CMD (rank count, placement, environment).
+fp_flavour_args() {
+    local same_node=$1 kv
+    shift
     case $MPI_FLAVOR in
     openmpi)
-        if [[ $(id -u) -eq 0 ]]; then
-            FP_CMD+=(--allow-run-as-root)
-        fi
+        if [[ $(id -u) -eq 0 ]]; then FP_CMD+=(--allow-run-as-root); fi
         FP_CMD+=(-np "${SLURM_NTASKS:-2}")
         if [[ -n $same_node ]]; then
             FP_CMD+=(--host "$same_node:${SLURM_NTASKS:-2}" --oversubscribe)
@@ -241,9 +232,7 @@ fp_build_cmd() {
             FP_CMD+=(--map-by "ppr:${SLURM_NTASKS_PER_NODE}:node")
         fi
         FP_CMD+=(--bind-to none)
-        for kv in "${env_words[@]}"; do
-            FP_CMD+=(-x "$kv")
-        done
+        for kv in "$@"; do FP_CMD+=(-x "$kv"); done
         ;;
     mpich | intelmpi)
         FP_CMD+=(-n "${SLURM_NTASKS:-2}")
@@ -252,9 +241,7 @@ fp_build_cmd() {
         elif [[ -n ${SLURM_NTASKS_PER_NODE:-} ]]; then
             FP_CMD+=(-ppn "$SLURM_NTASKS_PER_NODE")
         fi
-        for kv in "${env_words[@]}"; do
-            FP_CMD+=(-genv "${kv%%=*}" "${kv#*=}")
-        done
+        for kv in "$@"; do FP_CMD+=(-genv "${kv%%=*}" "${kv#*=}"); done
         ;;
     srun)
         FP_CMD+=("--mpi=$SRUN_MPI" --kill-on-bad-exit=1)
@@ -267,7 +254,27 @@ fp_build_cmd() {
         return 1
         ;;
     esac
-    FP_CMD+=("${extra[@]}" "${run_words[@]}" "${larg_words[@]}" "$prog" "$@")
+}
+
+# Build the launch command into the array FP_CMD.
+# fp_build_cmd PROGRAM_PATH "ENV=VAL ..." "launcher-args" PROGRAM-ARGS...
+fp_build_cmd() {
+    local prog=$1 envs=$2 largs=$3 launcher extra=() mline
+    shift 3
+    local env_words=() larg_words=() run_words=()
+    read -r -a env_words <<<"$envs"
+    read -r -a larg_words <<<"$largs"
+    fp_strip_markers "${larg_words[@]}"
+    read -r -a run_words <<<"${MPIRUN_ARGS:-}"
+    if declare -F fp_launcher_args >/dev/null; then
+        while IFS= read -r mline; do
+            [[ -n $mline ]] && extra+=("$mline")
+        done < <(fp_launcher_args)
+    fi
+    launcher=${MPIRUN:-$(fp_default_launcher)}
+    FP_CMD=(env "${env_words[@]}" "$launcher")
+    fp_flavour_args "$FP_SAME_NODE" "${env_words[@]}" || return 1
+    FP_CMD+=("${extra[@]}" "${run_words[@]}" "${FP_KEPT[@]}" "$prog" "$@")
 }
 
 # Check that FILE holds a complete fabperf JSON Lines run.
@@ -276,47 +283,40 @@ fp_json_complete() {
         tail -n 1 "$1" | grep -q '"status" *: *"complete"'
 }
 
-fp_main() {
-    local line label envs largs name repeat prog path base out rc t0 t1 i status
-    local configs=() launches=() skipped=0 failed=0 ran=0 reason env_words
-    declare -A prog_path=()
-
-    if [[ -n ${FABPERF_EXTRA_CONFIGS:-} ]]; then
-        while IFS= read -r line; do
-            [[ -n $line ]] && FP_MATRIX+=("$line")
-        done <<<"$FABPERF_EXTRA_CONFIGS"
-    fi
+# fp_run_folder: makes FABPERF_RUN_DIR with its empty skipped.txt and launches.tsv.
+fp_run_folder() {
     FABPERF_RUN_DIR=${FABPERF_RUN_DIR:-${FABPERF_RUN_ROOT:-${SLURM_SUBMIT_DIR:-.}}/fabperf-${SLURM_JOB_NAME:-local}-${SLURM_JOB_ID:-$$}}
     mkdir -p "$FABPERF_RUN_DIR" || return 1
     : >"$FABPERF_RUN_DIR/skipped.txt"
     printf 'label\trepeat\tprogram\tstatus\tseconds\tfile\n' >"$FABPERF_RUN_DIR/launches.tsv"
     fp_log "run folder $FABPERF_RUN_DIR; MPI_FLAVOR=$MPI_FLAVOR REPEATS=$REPEATS nodes=${SLURM_JOB_NODELIST:-local}"
+}
 
-    if ! fp_default_launcher >/dev/null; then
-        fp_log "unknown MPI_FLAVOR '$MPI_FLAVOR' (openmpi, mpich, intelmpi, srun)"
-        return 1
-    fi
-
+# fp_find_programs: FP_PROG_PATH[program] for each program found; the others are skipped.
+fp_find_programs() {
+    local prog path
+    declare -gA FP_PROG_PATH=()
     for prog in "${FP_PROGRAMS[@]}"; do
         if path=$(fp_find_program "$prog"); then
-            prog_path[$prog]=$path
+            FP_PROG_PATH[$prog]=$path
         else
             fp_log "SKIP program $prog: not found in ${FABPERF_BIN:-PATH}"
             echo "program $prog: not found in ${FABPERF_BIN:-PATH}" >>"$FABPERF_RUN_DIR/skipped.txt"
         fi
     done
-    if [[ ${#prog_path[@]} -eq 0 ]]; then
-        fp_log "no program to run"
-        return 0
-    fi
+}
 
+# fp_select_configs: FP_CONFIGS, the matrix lines to run (FABPERF_ONLY, once each, available);
+# FP_SKIPPED counts those whose check said no.
+fp_select_configs() {
+    local line label envs largs name reason env_words
     declare -A seen=()
+    FP_CONFIGS=()
+    FP_SKIPPED=0
     for line in "${FP_MATRIX[@]}"; do
         IFS='|' read -r label envs largs <<<"$line"
         [[ -n $label ]] || continue
-        if [[ -n ${FABPERF_ONLY:-} && ! $label =~ $FABPERF_ONLY ]]; then
-            continue
-        fi
+        if [[ -n ${FABPERF_ONLY:-} && ! $label =~ $FABPERF_ONLY ]]; then continue; fi
         name=$(fp_sanitise "$label")
         if [[ -n ${seen[$name]:-} ]]; then
             fp_log "configuration '$label' listed twice; the second one is ignored"
@@ -327,64 +327,95 @@ fp_main() {
         if ! reason=$(fp_check_config "${env_words[@]}"); then
             fp_log "SKIP $label: ${reason:-not available}"
             echo "$label: ${reason:-not available}" >>"$FABPERF_RUN_DIR/skipped.txt"
-            skipped=$((skipped + 1))
+            FP_SKIPPED=$((FP_SKIPPED + 1))
             continue
         fi
-        configs+=("$line")
+        FP_CONFIGS+=("$line")
     done
+}
 
-    for ((i = 0; i < ${#configs[@]}; i++)); do
+# fp_program_words PROGRAM LAUNCH-WORDS: FP_PARGS, the program's arguments (FABPERF_ARGS, the GPU
+# arguments for @gpu configurations, the template's fp_program_args).
+fp_program_words() {
+    local prog=$1 largs=$2 gargs=() pline
+    FP_PARGS=()
+    read -r -a FP_PARGS <<<"${FABPERF_ARGS:-}"
+    if [[ " $largs " == *" @gpu "* ]]; then
+        read -r -a gargs <<<"${FABPERF_GPU_ARGS:--d cuda}"
+        FP_PARGS+=("${gargs[@]}")
+    fi
+    if declare -F fp_program_args >/dev/null; then
+        while IFS= read -r pline; do
+            [[ -n $pline ]] && FP_PARGS+=("$pline")
+        done < <(fp_program_args "$prog")
+    fi
+}
+
+# fp_launch CONFIG-INDEX REPEAT PROGRAM: one launch, its log, its line in launches.tsv; returns 1
+# when it failed, 2 when the command could not be built.
+fp_launch() {
+    local i=$1 repeat=$2 prog=$3 label envs largs base out rc t0 t1 status=ok
+    IFS='|' read -r label envs largs <<<"${FP_CONFIGS[$i]}"
+    base=$(fp_sanitise "$label").$repeat.$prog
+    out=$FABPERF_RUN_DIR/$base.json
+    fp_program_words "$prog" "$largs"
+    fp_build_cmd "${FP_PROG_PATH[$prog]}" "$envs" "$largs" \
+        --format json --output "$out" --label "$label" "${FP_PARGS[@]}" || return 2
+    fp_log "launch $label repeat $repeat $prog"
+    {
+        printf '#'
+        printf ' %q' "${FP_CMD[@]}"
+        printf '\n'
+    } >"$FABPERF_RUN_DIR/$base.log"
+    t0=$(date +%s.%N)
+    timeout "$FABPERF_TIMEOUT" "${FP_CMD[@]}" >>"$FABPERF_RUN_DIR/$base.log" 2>&1 </dev/null
+    rc=$?
+    t1=$(date +%s.%N)
+    if [[ $rc -ne 0 ]] || ! fp_json_complete "$out"; then
+        status="failed($rc)"
+        fp_log "FAILED $label repeat $repeat $prog (exit $rc), see $FABPERF_RUN_DIR/$base.log"
+        tail -n 5 "$FABPERF_RUN_DIR/$base.log" | sed 's/^/    /'
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$repeat" "$prog" "$status" \
+        "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')" "$base.json" \
+        >>"$FABPERF_RUN_DIR/launches.tsv"
+    [[ $status == ok ]]
+}
+
+fp_main() {
+    local line i repeat prog rc launches=() failed=0 ran=0
+    if [[ -n ${FABPERF_EXTRA_CONFIGS:-} ]]; then
+        while IFS= read -r line; do
+            [[ -n $line ]] && FP_MATRIX+=("$line")
+        done <<<"$FABPERF_EXTRA_CONFIGS"
+    fi
+    fp_run_folder || return 1
+    if ! fp_default_launcher >/dev/null; then
+        fp_log "unknown MPI_FLAVOR '$MPI_FLAVOR' (openmpi, mpich, intelmpi, srun)"
+        return 1
+    fi
+    fp_find_programs
+    if [[ ${#FP_PROG_PATH[@]} -eq 0 ]]; then
+        fp_log "no program to run"
+        return 0
+    fi
+    fp_select_configs
+    for ((i = 0; i < ${#FP_CONFIGS[@]}; i++)); do
         for ((repeat = 1; repeat <= REPEATS; repeat++)); do
             for prog in "${FP_PROGRAMS[@]}"; do
-                [[ -n ${prog_path[$prog]:-} ]] && launches+=("$i $repeat $prog")
+                [[ -n ${FP_PROG_PATH[$prog]:-} ]] && launches+=("$i $repeat $prog")
             done
         done
     done
-    fp_log "${#configs[@]} configuration(s), $skipped skipped, ${#launches[@]} launch(es) in shuffled order"
-
+    fp_log "${#FP_CONFIGS[@]} configuration(s), $FP_SKIPPED skipped, ${#launches[@]} launch(es) in shuffled order"
     while read -r i repeat prog; do
         [[ -n $i ]] || continue
-        IFS='|' read -r label envs largs <<<"${configs[$i]}"
-        base=$(fp_sanitise "$label").$repeat.$prog
-        out=$FABPERF_RUN_DIR/$base.json
-        local pargs=() gargs=() pline
-        read -r -a pargs <<<"${FABPERF_ARGS:-}"
-        if [[ " $largs " == *" @gpu "* ]]; then
-            read -r -a gargs <<<"${FABPERF_GPU_ARGS:--d cuda}"
-            pargs+=("${gargs[@]}")
-        fi
-        if declare -F fp_program_args >/dev/null; then
-            while IFS= read -r pline; do
-                [[ -n $pline ]] && pargs+=("$pline")
-            done < <(fp_program_args "$prog")
-        fi
-        fp_build_cmd "${prog_path[$prog]}" "$envs" "$largs" \
-            --format json --output "$out" --label "$label" "${pargs[@]}" || return 1
-        fp_log "launch $label repeat $repeat $prog"
-        {
-            printf '#'
-            printf ' %q' "${FP_CMD[@]}"
-            printf '\n'
-        } >"$FABPERF_RUN_DIR/$base.log"
-        t0=$(date +%s.%N)
-        timeout "$FABPERF_TIMEOUT" "${FP_CMD[@]}" >>"$FABPERF_RUN_DIR/$base.log" 2>&1 </dev/null
+        fp_launch "$i" "$repeat" "$prog"
         rc=$?
-        t1=$(date +%s.%N)
-        if [[ $rc -eq 0 ]] && fp_json_complete "$out"; then
-            status=ok
-            ran=$((ran + 1))
-        else
-            status="failed($rc)"
-            failed=$((failed + 1))
-            fp_log "FAILED $label repeat $repeat $prog (exit $rc), see $FABPERF_RUN_DIR/$base.log"
-            tail -n 5 "$FABPERF_RUN_DIR/$base.log" | sed 's/^/    /'
-        fi
-        printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$repeat" "$prog" "$status" \
-            "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')" "$base.json" \
-            >>"$FABPERF_RUN_DIR/launches.tsv"
+        [[ $rc -eq 2 ]] && return 1
+        if [[ $rc -eq 0 ]]; then ran=$((ran + 1)); else failed=$((failed + 1)); fi
     done < <(printf '%s\n' "${launches[@]}" | shuf)
-
-    fp_log "done: $ran launch(es) ok, $failed failed, $skipped configuration(s) skipped; results in $FABPERF_RUN_DIR"
+    fp_log "done: $ran launch(es) ok, $failed failed, $FP_SKIPPED configuration(s) skipped; results in $FABPERF_RUN_DIR"
     [[ $failed -eq 0 ]]
 }
 

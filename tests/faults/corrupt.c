@@ -10,9 +10,11 @@
  *                      among many, e.g. one of a window validated message by message
  *   FP_STALL_SIZE=N    stop for good (sleep) on the first receive of N bytes: a hung peer
  *   FP_DIE_SIZE=N      kill -9 itself on the first receive of N bytes: a dead peer
+ *   FP_INIT_DELAY=S    sleep S seconds inside MPI_Init, every rank: a slow MPI start-up (name
+ *                      resolution timing out, a large job's wire-up)
  *   FP_FAULT_RANK=R    only this rank of MPI_COMM_WORLD misbehaves (default: every rank for
  *                      FP_CORRUPT_SIZE, rank 1 for FP_STALL_SIZE and FP_DIE_SIZE)
- * Wrapped: MPI_Recv, MPI_Sendrecv, MPI_Irecv with MPI_Wait/Waitall/Waitany/Waitsome/Test/Testall,
+ * Wrapped: MPI_Init, MPI_Recv, MPI_Sendrecv, MPI_Irecv with MPI_Wait/Waitall/Waitany/Waitsome/Test/Testall,
  * MPI_Bcast (non-root), MPI_Reduce (root), MPI_Allreduce, MPI_Allgather, MPI_Alltoall,
  * MPI_Reduce_scatter_block. */
 #include <mpi.h>
@@ -135,6 +137,15 @@ static void completed(MPI_Request request)
                 flipped[free_slot] = buffer;
             return;
         }
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    long delay = env_long("FP_INIT_DELAY");
+    if (delay > 0)
+        sleep((unsigned)delay);
+    return rc;
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status)

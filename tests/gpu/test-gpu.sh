@@ -47,6 +47,8 @@ for program in latency bw bibw; do
             --metric "$metric" --max 1048576 --validated --staged
         check "$program $placement --staging: meta says staging" \
             test "$(json_field "$work/out" staging)" = True
+        check "$program $placement --staging: each rank's placement names its GPU's PCI bus id" json_check \
+            "$work/out" 'len(meta["placement"]) == 2 and all(p["gpu"] and p["gpu"].count(":") == 2 for p in meta["placement"])'
     done
 done
 

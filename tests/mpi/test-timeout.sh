@@ -26,6 +26,17 @@ check "text to stdout: exit non-zero" rc_not 0
 check "text to stdout: the 1K row, then '# run cut short: timed out'" sh -c \
     "grep -q '^1024 ' '$work/out' && ! grep -q '^2048 ' '$work/out' && tail -1 '$work/out' | grep -q '^# run cut short: timed out after 1 s at size 2048 B'"
 
+# Start-up has its own limit: a slow MPI start-up (3 s) is not a size's time (--timeout 2) ...
+run_with_fault 2 sm "FP_INIT_DELAY=3" fabperf_latency -m 1:4 -i 10 -x 1 --timeout 2 --format json
+check "start-up of 3 s, --timeout 2: exit 0, complete (start-up is not a size)" \
+    sh -c "[ $rc -eq 0 ] && grep -q '\"status\":\"complete\"' '$work/out'"
+# ... and --startup-timeout bounds it, naming start-up.
+run_with_fault 2 sm "FP_INIT_DELAY=30" fabperf_latency -m 1:4 -i 10 -x 1 --startup-timeout 1
+check "start-up of 30 s, --startup-timeout 1: exit non-zero within 15 s (took ${elapsed_ms} ms)" \
+    sh -c "[ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $elapsed_ms -lt 15000 ]"
+check "start-up stalled: a rank names the start-up and the limit" \
+    stderr_has "timed out: size 0 B, MPI start-up and set-up did not complete within 1 s (--startup-timeout)"
+
 run_job 2 sm fabperf_latency --help
 check "--help documents --timeout and its default" grep -q -- '--timeout SEC.*auto: 60 s + 1 s per 10 MB' "$work/out"
 run_job 2 sm fabperf_latency -m 1:64 -i 10 -x 1 --timeout 30 --format json

@@ -6,7 +6,15 @@
 #include "collective.h"
 #include "report.h"
 
-static fp_env_var_t env[] = {{"FI_PROVIDER", "tcp;ofi_rxm"}, {"UCX_TLS", "rc,\"sm\"\\x"}};
+/* UCX_TLS differs between the ranks: rank 0 has one value, rank 1 another, ranks 2-3 none. */
+static int ucx_rank0[] = {0}, ucx_rank1[] = {1}, ucx_unset[] = {2, 3};
+static fp_env_value_t ucx_values[] = {{"rc,\"sm\"\\x", ucx_rank0, 1}, {"tcp\n4096 0.01", ucx_rank1, 1},
+                                      {NULL, ucx_unset, 2}};
+static fp_env_var_t env[] = {{"FI_PROVIDER", "tcp;ofi_rxm", 0, NULL}, {"UCX_TLS", "rc,\"sm\"\\x", 3, ucx_values}};
+static fp_place_t places[] = {
+    {"node-a", "0-3,8", 2, 0, 2, 0, "", FP_NIC_UNKNOWN},
+    {"node-b", "0", 0, -1, 1, -1, "0000:1b:00.0", FP_NIC_UNKNOWN},
+};
 static fp_host_t hosts[] = {{"node-a", 1}, {"node-b", 1}};
 
 static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
@@ -34,6 +42,7 @@ static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
     m->label = "tcp \"rxm\"";
     m->nenv = 2;
     m->env = env;
+    m->placement = (fp_placement_t){places, 2, 1};
     if (kind == FP_REPORT_COLLECTIVE) {
         m->nranks = 4;
         m->hosts[0].ranks = m->hosts[1].ranks = 2;

@@ -1,0 +1,26 @@
+/* Writing text that came from outside (environment, labels, host names) so that it can never
+ * break the line or the format it lands in, whatever its bytes. */
+#ifndef FP_ESCAPE_H
+#define FP_ESCAPE_H
+
+#include <stdio.h>
+
+/* Text output: valid UTF-8 passes through; a backslash becomes \\, C0/C1 controls, DEL and the
+ * Unicode line and paragraph separators \n \r \t or \xHH / \uHHHH, and a byte that is not part
+ * of valid UTF-8 \xHH. The result is one line and the original can be read back from it. */
+void fp_text_string(FILE *out, const char *s);
+
+/* JSON: a string literal, quotes included. Controls and the line separators are \u-escaped;
+ * a byte that is not part of valid UTF-8 becomes U+FFFD (the Unicode replacement character),
+ * so that every JSON decoder accepts the line. */
+void fp_json_string(FILE *out, const char *s);
+
+/* CSV: the text escaping above, then quoted (RFC 4180, "" for ") when it holds a comma, a quote,
+ * or leading or trailing blanks. A field never spans lines. */
+void fp_csv_field(FILE *out, const char *s);
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 when the bytes there are not one
+ * (overlong forms, surrogates and code points above U+10FFFF are not valid). */
+int fp_utf8_length(const unsigned char *s);
+
+#endif
