@@ -85,7 +85,7 @@ static int describe_pairs(fp_run_t *run, fp_pairs_ctx_t *pc)
     for (int i = 0; i < pc->npairs; i++)
         used += (size_t)snprintf(text + used, cap - used, "%s%d (%s) -> %d (%s)", i ? ", " : "", i, pc->names[i],
                                  i + pc->npairs, pc->names[i + pc->npairs]);
-    run->meta.placement = text;
+    run->meta.pairs = text;
     return FP_OK;
 }
 
@@ -116,8 +116,8 @@ static void pairs_close(fp_run_t *run)
     fp_pairs_matrix_close(&pc->matrix);
     free(pc->names);
     free(pc->name_list);
-    free((char *)run->meta.placement);
-    run->meta.placement = NULL;
+    free((char *)run->meta.pairs);
+    run->meta.pairs = NULL;
     free(pc);
     run->ctx.family = NULL;
 }

@@ -45,7 +45,7 @@ static int measure_round(fp_run_t *run, size_t bytes, double *all)
     size_t n;
     int met;
     double cell[4];
-    fp_guard_arm(bytes, run->plan.timeout_s); /* the limit holds per round */
+    fp_guard_arm(bytes, run->plan.timeout_s, "--timeout"); /* the limit holds per round */
     FP_CHECK(fp_sample_size(run, bytes, &batch, &n, &met));
     own_cell(run, bytes, batch, n, cell);
     FP_MPI_CHECK(MPI_Gather(cell, 4, MPI_DOUBLE, all, 4, MPI_DOUBLE, 0, run->ctx.comm));

@@ -196,8 +196,8 @@ static void text_meta(FILE *out, const fp_meta_t *m)
     fprintf(out, "# iterations: %s\n# warm-up: %s\n# batch: %s\n", m->iterations, m->warmup, m->batch);
     if (m->window > 0)
         fprintf(out, "# window: %ld\n", m->window);
-    if (m->placement)
-        fprintf(out, "# pairs: %s\n", m->placement);
+    if (m->pairs)
+        fprintf(out, "# pairs: %s\n", m->pairs);
     if (m->report == FP_REPORT_COLLECTIVE) {
         fprintf(out, "# backend: %s\n", m->backend);
         fprintf(out, "# datatype: %s, op: %s, root: %d\n", m->datatype, m->op, m->root);
@@ -338,9 +338,9 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
     fp_json_string(out, m->batch);
     if (m->window > 0)
         fprintf(out, ",\"window\":%ld", m->window);
-    if (m->placement) {
+    if (m->pairs) {
         fprintf(out, ",\"pairs\":");
-        fp_json_string(out, m->placement);
+        fp_json_string(out, m->pairs);
     }
     if (m->report == FP_REPORT_COLLECTIVE) {
         fprintf(out, ",\"backend\":");

@@ -60,7 +60,7 @@ typedef struct fp_meta {
     const char *busbw_formula; /* "2(n-1)/n" */
     double busbw_factor;
     /* Multi-pair programs: "0 (host) -> 2 (host), ..."; NULL otherwise */
-    const char *placement;
+    const char *pairs;
 } fp_meta_t;
 
 /* A quantity's median and the 95% confidence interval of that median, in its unit. */
