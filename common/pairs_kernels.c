@@ -58,7 +58,7 @@ static int rx_serve(fp_ctx_t *ctx, fp_pairs_ctx_t *pc, size_t bytes, int block)
         if (block)
             FP_CHECK(fp_waitall(n, &ctx->requests[ctx->window]));
         else
-            FP_MPI_CHECK(MPI_Testall(n, &ctx->requests[ctx->window], &done, MPI_STATUSES_IGNORE));
+            FP_CHECK(fp_testall(n, &ctx->requests[ctx->window], &done));
         if (!done)
             return FP_OK;
         FP_CHECK(fp_stage_in(ctx, bytes));
@@ -85,7 +85,7 @@ static int send_side_wait(fp_ctx_t *ctx, fp_pairs_ctx_t *pc, int count, MPI_Requ
 {
     for (;;) {
         int done;
-        FP_MPI_CHECK(MPI_Testall(count, requests, &done, MPI_STATUSES_IGNORE));
+        FP_CHECK(fp_testall(count, requests, &done));
         if (done)
             return FP_OK;
         FP_CHECK(rx_serve(ctx, pc, bytes, 0));
