@@ -19,6 +19,9 @@ typedef struct fp_sampler {
     int (*sync)(fp_ctx_t *ctx);
     /* Inside the timed region after the kernel: waits for what it enqueued; NULL: nothing. */
     int (*complete)(fp_ctx_t *ctx);
+    /* After the timed region of each sample: finishes what the sample owes other ranks (pairs: the
+     * answers to what it received) before any collective call; NULL: nothing. */
+    int (*after)(fp_ctx_t *ctx);
     /* Samples [0, n) of every rank (collected) -> the samples rank 0 reports, into dst (which
      * may be run->samples); collective over the ranks. */
     int (*reduce)(struct fp_run *run, size_t n, double *dst);
@@ -50,6 +53,7 @@ typedef struct fp_run {
     fp_meta_t meta;
     struct fp_path *path;    /* path evidence (evidence.h); NULL when off */
     int expect_failures;     /* rank 0: sizes whose expectation failed */
+    fp_report_t *report;     /* rank 0: where rows go; families with records of their own write there */
 } fp_run_t;
 
 /* Status of a setup step that every rank agrees on. */

@@ -12,8 +12,8 @@
 #include "options.h"
 
 const char fp_expect_grammar[] =
-    "bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES] or PCT%line[@SIZES]; SIZES = S, S:, :S or S:S "
-    "with K M G T; several comma-separated, e.g. bw>=11000@4M,90%line@1M:";
+    "bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES], PCT%line[@SIZES] or uniform[@SIZES] (all-pairs "
+    "sweeps); SIZES = S, S:, :S or S:S with K M G T; several comma-separated, e.g. bw>=11000@4M,90%line@1M:";
 
 static int bad(char *err, size_t errlen, const char *term, const char *why)
 {
@@ -59,9 +59,13 @@ static int parse_number(const char *text, size_t len, double *value)
     return *end == '\0' && isfinite(*value) && *value >= 0 ? FP_OK : FP_ERR;
 }
 
-/* QTY OP NUMBER or PCT%line, before any '@'. */
+/* QTY OP NUMBER, PCT%line or uniform, before any '@'. */
 static int parse_condition(fp_expect_term_t *t, const char *text, size_t len)
 {
+    if (len == 7 && strncmp(text, "uniform", 7) == 0) {
+        t->uniform = 1;
+        return FP_OK;
+    }
     const char *pct = memchr(text, '%', len);
     if (pct) {
         if ((size_t)(text + len - pct) != 5 || strncmp(pct, "%line", 5) != 0 ||
@@ -188,7 +192,7 @@ fp_verdict_t fp_expect_judge(const fp_expect_t *e, size_t bytes, fp_quantity_t q
     (void)p50; /* the verdict is about the interval; p50 lies inside it */
     for (int i = 0; e && i < e->count; i++) {
         const fp_expect_term_t *t = &e->terms[i];
-        if (t->quantity != quantity || bytes < t->min_size || bytes > t->max_size)
+        if (t->uniform || t->quantity != quantity || bytes < t->min_size || bytes > t->max_size)
             continue;
         double threshold;
         fp_verdict_t v = judge_term(t, lo, hi, line_rate, &threshold);
@@ -203,4 +207,12 @@ fp_verdict_t fp_expect_judge(const fp_expect_t *e, size_t bytes, fp_quantity_t q
             snprintf(out->reason, sizeof out->reason, "no confidence interval (too few samples)");
     }
     return out->verdict;
+}
+
+const fp_expect_term_t *fp_expect_uniform(const fp_expect_t *e, size_t bytes)
+{
+    for (int i = 0; e && i < e->count; i++)
+        if (e->terms[i].uniform && bytes >= e->terms[i].min_size && bytes <= e->terms[i].max_size)
+            return &e->terms[i];
+    return NULL;
 }

@@ -3,11 +3,13 @@
  * one cell with fp_expect_judge.
  *
  * Grammar (several terms comma-separated, or the option repeated):
- *   TERM  = QTY OP NUMBER [@SIZES]  |  PCT%line [@SIZES]
+ *   TERM  = QTY OP NUMBER [@SIZES]  |  PCT%line [@SIZES]  |  uniform [@SIZES]
  *   QTY   = bw | busbw (the program's rate: MB/s point-to-point, busbw GB/s collectives) | lat (us)
  *   OP    = >= | <=
  *   SIZES = S | S: | :S | S:S   (bytes, suffixes K M G T; ranges inclusive)
- *   PCT%line: rate >= PCT % of the line rate. */
+ *   PCT%line: rate >= PCT % of the line rate.
+ *   uniform: no slow node, link or direction stands in a pair matrix; judged by the all-pairs
+ *   sweeps (pairs.h), never by fp_expect_judge; other programs refuse it (options.c). */
 #ifndef FP_EXPECT_H
 #define FP_EXPECT_H
 
@@ -24,6 +26,7 @@ typedef struct {
     fp_quantity_t quantity;
     int at_least;    /* 1: good when >= value; 0: good when <= value */
     int of_line;     /* value is a fraction of the line rate */
+    int uniform;     /* "uniform": no value, no quantity; the sweep's findings decide */
     double value;    /* in the quantity's unit, or the fraction (0.9) */
     size_t min_size, max_size; /* inclusive */
     char text[64];   /* the term as given */
@@ -47,7 +50,7 @@ typedef struct {
     fp_verdict_t verdict;
     double threshold;  /* of the deciding term, in the quantity's unit; NaN when unknown */
     char expect[160];  /* the applicable terms, each with its threshold in the unit */
-    char reason[96];   /* why inconclusive when it is not about the CI ("line rate unknown") */
+    char reason[192];   /* why inconclusive when it is not about the CI ("line rate unknown") */
 } fp_judgement_t;
 
 /* Judges one size: the median p50 and its 95% CI [lo, hi] of `quantity`, in its unit; line_rate
@@ -59,5 +62,8 @@ fp_verdict_t fp_expect_judge(const fp_expect_t *e, size_t bytes, fp_quantity_t q
                              double hi, double line_rate, fp_judgement_t *out);
 
 const char *fp_verdict_name(fp_verdict_t v); /* "pass", "fail", "inconclusive", "none" */
+
+/* The first "uniform" term that applies to this size; NULL when none. */
+const fp_expect_term_t *fp_expect_uniform(const fp_expect_t *e, size_t bytes);
 
 #endif

@@ -19,14 +19,16 @@ typedef enum { FP_FORMAT_TEXT, FP_FORMAT_CSV, FP_FORMAT_JSON } fp_format_t;
 /* Text columns: fabperf's (compatible first columns, then statistics), or exactly OSU's or
  * nccl-tests' row (statistics then only in csv and json). */
 typedef enum { FP_LAYOUT_FULL, FP_LAYOUT_OSU, FP_LAYOUT_NCCL_TESTS } fp_layout_t;
-/* The row's columns and OSU's default counts (plan.c) follow the report kind. */
-typedef enum { FP_REPORT_LATENCY, FP_REPORT_BANDWIDTH, FP_REPORT_COLLECTIVE } fp_report_kind_t;
+/* The row's columns and OSU's default counts (plan.c) follow the report kind; FP_REPORT_MSGRATE:
+ * bandwidth with messages per second beside it (multi-pair programs). */
+typedef enum { FP_REPORT_LATENCY, FP_REPORT_BANDWIDTH, FP_REPORT_COLLECTIVE, FP_REPORT_MSGRATE } fp_report_kind_t;
 /* Which options a benchmark accepts beyond the common ones. */
 enum {
     FP_USES_WINDOW = 1u << 0,     /* -W */
     FP_USES_COLLECTIVE = 1u << 1, /* --backend, -T */
     FP_USES_OP = 1u << 2,         /* -o: reductions */
     FP_USES_ROOT = 1u << 3,       /* -r: rooted collectives */
+    FP_USES_SWEEP = 1u << 4,      /* --mode, --rounds, --expect uniform: all-pairs sweeps */
 };
 
 /* Everything the command line decides; filled by fp_options_parse(). */
@@ -63,6 +65,8 @@ typedef struct fp_params {
     double line_rate_bps;      /* --line-rate: bits/s; 0 = from the NIC the path evidence found */
     const char *expect_nic;    /* --expect-nic: NIC that must carry >= 90% of the inter-node payload */
     int path_evidence;         /* --path-evidence: 1 on (default), 0 off */
+    int pairs_mode;            /* --mode, an fp_pairs_mode_t (pairs_schedule.h) */
+    long pairs_rounds;         /* --rounds: shift rounds of the sampled mode */
     int help, version;
 } fp_params_t;
 
@@ -106,6 +110,7 @@ typedef struct fp_bench {
     /* What differs around the one sampler (family.h): fp_family_pt2pt or fp_family_coll. */
     const struct fp_family *family;
     const struct fp_coll *coll; /* collectives: layout, expected values, busbw (collective.h) */
+    const struct fp_pairs *pairs; /* pairs: which pattern and quantity (pairs.h) */
     /* Point-to-point: runs `batch` operations of `bytes`; the only code inside the timed region.
      * Collectives leave it NULL: the family's one batch loop calls the backend. */
     int (*sample)(fp_ctx_t *ctx, size_t bytes, long batch);

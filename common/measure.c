@@ -69,6 +69,8 @@ static inline int take_sample(fp_run_t *run, size_t slot, size_t bytes, long bat
         rc = h->complete(&run->ctx);
     run->timer->end(slot);
     run->operations += batch; /* warm-up, calibration, pilot and reported samples alike */
+    if (h->after && rc == FP_OK)
+        rc = h->after(&run->ctx);
     return rc;
 }
 

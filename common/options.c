@@ -24,6 +24,7 @@ static const char *const format_names[] = {"text", "csv", "json", NULL};
 static const char *const timer_names[] = {"wtime", "cuda", NULL};
 static const char *const layout_names[] = {"full", "osu", "nccl-tests", NULL};
 static const char *const off_on[] = {"off", "on", NULL};
+static const char *const pairs_mode_names[] = {"shift", "isolated", "sampled", NULL};
 
 /* The table: order is the order of --help. */
 const fp_option_t fp_options[] = {
@@ -67,6 +68,10 @@ const fp_option_t fp_options[] = {
      "root rank (nccl-tests -r)"},
     {0, "rotate", FP_OPT_CHOICE, FIELD(rotate), "on|off", "on", 0, 0, off_on, NULL, FP_USES_COLLECTIVE,
      "each call uses the next slice of the -m MAX buffers, as nccl-tests shifts them; off: same slice"},
+    {0, "mode", FP_OPT_CHOICE, FIELD(pairs_mode), "M", "shift", 0, 0, pairs_mode_names, NULL, FP_USES_SWEEP,
+     "shift (all pairs at once, n-1 rounds), isolated (one pair at a time), sampled"},
+    {0, "rounds", FP_OPT_LONG, FIELD(pairs_rounds), "N", "4", 1, 1e6, NULL, NULL, FP_USES_SWEEP,
+     "sampled: shift rounds spread over 1..n-1 (with their reverses)"},
     {'c', "validate", FP_OPT_FLAG, FIELD(validate), NULL, NULL, 0, 0, NULL, NULL, 0,
      "after the timed loop, check every received byte of every message (bw, bibw: each message of the window in its own buffer); exit 1 on any Fail"},
     {0, "format", FP_OPT_CHOICE, FIELD(format), "FMT", "text", 0, 0, format_names, NULL, 0,
@@ -381,15 +386,21 @@ static void params_defaults(const fp_bench_t *bench, fp_params_t *params)
     params->placement[0] = params->placement[1] = 0;
 }
 
-/* A threshold must be on the quantity this program reports. */
+/* A threshold must be on the quantity this program reports; "uniform" needs a pair matrix. */
 static int expect_fits(const fp_bench_t *bench, const fp_expect_t *e, char *err, size_t errlen)
 {
     fp_quantity_t q = bench->report == FP_REPORT_LATENCY ? FP_QTY_LATENCY : FP_QTY_RATE;
-    for (int i = 0; i < e->count; i++)
-        if (e->terms[i].quantity != q)
+    const char *measures = q == FP_QTY_LATENCY ? "latency: lat<=N[@SIZES]"
+                                               : "a rate: bw>=N[@SIZES], busbw>=N[@SIZES] or PCT%line[@SIZES]";
+    for (int i = 0; i < e->count; i++) {
+        const fp_expect_term_t *t = &e->terms[i];
+        if (t->uniform && !(bench->uses & FP_USES_SWEEP))
+            return fail(err, errlen, "--expect: '%s' applies to the all-pairs sweeps (fabperf_allpairs, "
+                        "fabperf_allpairs_lat), not to fabperf_%s, which measures %s", t->text, bench->name, measures);
+        if (!t->uniform && t->quantity != q)
             return fail(err, errlen, "--expect: '%s' does not apply to fabperf_%s, which measures %s (accepted: %s)",
-                        e->terms[i].text, bench->name, q == FP_QTY_LATENCY ? "latency: lat<=N[@SIZES]" :
-                        "a rate: bw>=N[@SIZES], busbw>=N[@SIZES] or PCT%line[@SIZES]", fp_expect_grammar);
+                        t->text, bench->name, measures, fp_expect_grammar);
+    }
     return FP_OK;
 }
 

@@ -4,6 +4,7 @@ const fp_osu_defaults_t fp_osu_defaults[] = {
     [FP_REPORT_LATENCY] = {.iterations = {10000, 1000}, .warmup = {100, 10}},
     [FP_REPORT_BANDWIDTH] = {.iterations = {100, 20}, .warmup = {10, 2}},
     [FP_REPORT_COLLECTIVE] = {.iterations = {1000, 100}, .warmup = {100, 10}},
+    [FP_REPORT_MSGRATE] = {.iterations = {100, 20}, .warmup = {10, 2}}, /* osu_mbw_mr's */
 };
 
 /* --timeout auto: a base for set-up, scheduling and slow first calls, plus the time the size's

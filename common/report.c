@@ -63,6 +63,10 @@ static const column_t col_p50_lo = {"p50_ci_lo_us", "CIlo(us)", 12, 2, COL_REAL,
 static const column_t col_p50_hi = {"p50_ci_hi_us", "CIhi(us)", 12, 2, COL_REAL, get_p50_hi, NULL, NULL, NULL, NULL, NULL, 0};
 static const column_t col_p99 = {"p99_us", "P99(us)", 12, 2, COL_REAL, get_p99, NULL, NULL, NULL, NULL, NULL, 0};
 static const column_t col_max = {"max_us", "Max(us)", 12, 2, COL_REAL, get_max, NULL, NULL, NULL, NULL, NULL, 0};
+static double get_rate(const fp_row_t *r) { return r->size ? r->osu * 1e6 / (double)r->size : NAN; }
+static double get_rate_p50(const fp_row_t *r) { return r->size ? r->headline.p50 * 1e6 / (double)r->size : NAN; }
+static const column_t col_rate = {"msgs_per_s", "Messages/s", 16, 2, COL_REAL, get_rate, NULL, NULL, NULL, NULL, NULL, 0};
+static const column_t col_rate_p50 = {"msgs_p50_per_s", "P50(msg/s)", 14, 2, COL_REAL, get_rate_p50, NULL, NULL, NULL, NULL, NULL, 0};
 static const column_t col_stddev = {"stddev_us", "Stddev(us)", 12, 2, COL_REAL, get_stddev, NULL, NULL, NULL, NULL, NULL, 0};
 static const column_t col_ci_pct = {"ci_halfwidth_pct", "CI+-%", 8, 2, COL_REAL, get_ci_pct, NULL, NULL, NULL, NULL, NULL, 0};
 static const column_t col_samples = {"samples", "Samples", 9, 0, COL_COUNT, get_samples, NULL, NULL, NULL, NULL, NULL, 0};
@@ -166,9 +170,17 @@ static const column_t *const bandwidth_layout[] = {
     &col_batch, &col_target, &col_staged, &col_check, &col_wrong, NULL,
 };
 
+/* osu_mbw_mr's two columns first: aggregate MB/s and messages/s. */
+static const column_t *const msgrate_layout[] = {
+    &col_size, &col_bandwidth, &col_rate, &col_bw_p50, &col_bw_lo, &col_bw_hi, &col_rate_p50, &col_mean,
+    &col_min, &col_p50, &col_p50_lo, &col_p50_hi, &col_p99, &col_max, &col_stddev, &col_ci_pct,
+    &col_samples, &col_batch, &col_target, &col_staged, &col_check, &col_wrong, NULL,
+};
+
 static const column_t *const *layout_of(fp_report_kind_t kind)
 {
     switch (kind) {
+    case FP_REPORT_MSGRATE: return msgrate_layout;
     case FP_REPORT_BANDWIDTH: return bandwidth_layout;
     case FP_REPORT_COLLECTIVE: return collective_layout;
     default: return latency_layout;
@@ -222,6 +234,8 @@ static void text_meta(FILE *out, const fp_meta_t *m)
     fprintf(out, "# iterations: %s\n# warm-up: %s\n# batch: %s\n", m->iterations, m->warmup, m->batch);
     if (m->window > 0)
         fprintf(out, "# window: %ld\n", m->window);
+    if (m->pairs)
+        fprintf(out, "# pairs: %s\n", m->pairs);
     if (m->report == FP_REPORT_COLLECTIVE) {
         fprintf(out, "# backend: %s\n", m->backend);
         fprintf(out, "# datatype: %s, op: %s, root: %d\n", m->datatype, m->op, m->root);
@@ -333,7 +347,8 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
     fprintf(out, ",\"version\":\"%s\",\"benchmark\":", PACKAGE_VERSION);
     fp_json_string(out, m->benchmark);
     static const char *const metrics[] = {[FP_REPORT_LATENCY] = "latency", [FP_REPORT_BANDWIDTH] = "bandwidth",
-                                          [FP_REPORT_COLLECTIVE] = "collective"};
+                                          [FP_REPORT_COLLECTIVE] = "collective",
+                                          [FP_REPORT_MSGRATE] = "bandwidth"};
     fprintf(out, ",\"metric\":\"%s\",\"title\":", metrics[m->report]);
     fp_json_string(out, m->title);
     fprintf(out, ",\"date\":\"%s\",\"ranks\":%d,\"hosts\":[", m->date, m->nranks);
@@ -362,6 +377,10 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
     fp_json_string(out, m->batch);
     if (m->window > 0)
         fprintf(out, ",\"window\":%ld", m->window);
+    if (m->pairs) {
+        fprintf(out, ",\"pairs\":");
+        fp_json_string(out, m->pairs);
+    }
     if (m->report == FP_REPORT_COLLECTIVE) {
         fprintf(out, ",\"backend\":");
         fp_json_string(out, m->backend);

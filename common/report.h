@@ -64,6 +64,8 @@ typedef struct fp_meta {
      * columns when verdict_columns is set. */
     int evidence_fields, verdict_columns;
     int rotate;              /* buffers rotate between calls */
+    /* Multi-pair programs: "0 (host) -> 2 (host), ..."; NULL otherwise */
+    const char *pairs;
 } fp_meta_t;
 
 /* A quantity's median and the 95% confidence interval of that median, in its unit. */
@@ -90,6 +92,9 @@ typedef struct fp_row {
     double traffic_bytes;
     int traffic_peer;
     const struct fp_evidence *evidence; /* this size's path and verdict (evidence.h); NULL: none */
+    /* --expect judged by the family itself (a sweep: over every cell of its matrix); NULL: the
+     * core judges the headline (verdict.c). */
+    const fp_judgement_t *judged;
     const void *family;  /* collectives: fp_coll_row_t (collective.h); NULL otherwise */
 } fp_row_t;
 

@@ -1,5 +1,5 @@
 /* OSU's and nccl-tests' exact text rows. OSU: "%-10d%18.2f" under "# Size" and the column name
- * its program prints (c/util/osu_util.c). nccl-tests: size, count, type, redop, root, then time,
+ * its program prints (c/util/osu_util.c); osu_mbw_mr: "%-10d%20.2f%20.2f", MB/s and Messages/s. nccl-tests: size, count, type, redop, root, then time,
  * algbw, busbw and #wrong for out-of-place and in-place, at its field widths (src/util.cu). */
 #include "report_compat.h"
 
@@ -52,6 +52,10 @@ static void nccl_variant(FILE *out, const fp_coll_row_t *c, int v)
 
 void fp_compat_header(FILE *out, const fp_meta_t *m)
 {
+    if (m->layout == FP_LAYOUT_OSU && m->report == FP_REPORT_MSGRATE) { /* osu_mbw_mr */
+        fprintf(out, "%-*s%*s%*s\n", 10, "# Size", 20, "MB/s", 20, "Messages/s");
+        return;
+    }
     if (m->layout == FP_LAYOUT_OSU) {
         fprintf(out, "%-*s%*s\n", 10, "# Size", 18, osu_column(m));
         return;
@@ -71,6 +75,10 @@ void fp_compat_row(FILE *out, const fp_meta_t *m, const fp_row_t *row)
         double value = row->osu;
         if (m->report == FP_REPORT_COLLECTIVE)
             value = ((const fp_coll_row_t *)row->family)->var[FP_VAR_ISO].mean;
+        if (m->report == FP_REPORT_MSGRATE) {
+            fprintf(out, "%-*zu%*.*f%*.*f\n", 10, row->size, 20, 2, value, 20, 2, value * 1e6 / (double)row->size);
+            return;
+        }
         fprintf(out, "%-*zu%*.*f\n", 10, row->size, 18, 2, value);
         return;
     }

@@ -322,6 +322,7 @@ static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_rep
     if (run->ctx.rank != 0)
         return;
     fp_report_begin(report, out->file, (fp_format_t)run->params.format, &run->meta);
+    run->report = report;
     cut.out = out;
     cut.report = report;
     cut.path = run->params.output;

@@ -89,7 +89,8 @@ void fp_path_describe(fp_evidence_t *ev, const char *expect_nic, size_t size)
 double fp_line_rate_in_unit(const fp_bench_t *bench, double bps)
 {
     switch (bench->report) {
-    case FP_REPORT_BANDWIDTH: return bps / 8e6 * (bench->directions > 1 ? bench->directions : 1);
+    case FP_REPORT_BANDWIDTH:
+    case FP_REPORT_MSGRATE: return bps / 8e6 * (bench->directions > 1 ? bench->directions : 1);
     case FP_REPORT_COLLECTIVE: return bps / 8e9;
     default: return 0;
     }
@@ -118,7 +119,10 @@ void fp_verdict_row(const fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev)
     ev->efficiency = ev->line_rate > 0 && isfinite(h->p50) ? h->p50 / ev->line_rate : NAN;
     fp_quantity_t q = run->bench->report == FP_REPORT_LATENCY ? FP_QTY_LATENCY : FP_QTY_RATE;
     double lo = row->time.has_ci ? h->lo : NAN, hi = row->time.has_ci ? h->hi : NAN;
-    fp_expect_judge(&run->params.expect, row->size, q, lo, h->p50, hi, ev->line_rate, &ev->judgement);
+    if (row->judged)
+        ev->judgement = *row->judged;
+    else
+        fp_expect_judge(&run->params.expect, row->size, q, lo, h->p50, hi, ev->line_rate, &ev->judgement);
     ev->verdict = ev->judgement.verdict;
     if ((fp_verdict_t)ev->nic_verdict > ev->verdict)
         ev->verdict = (fp_verdict_t)ev->nic_verdict;

@@ -5,6 +5,9 @@
  *                      so that the validation round at size N is sure to see it; host buffers only.
  *                      Non-blocking receives into one buffer (a window) flip it once, not once
  *                      per message, which would undo the flip for an even window
+ *   FP_CORRUPT_NTH=K   with FP_CORRUPT_SIZE: flip only the K-th (from 1) message of that size that a
+ *                      blocking receive (MPI_Recv, MPI_Sendrecv) brings to this rank: one message
+ *                      among many, e.g. one of a window validated message by message
  *   FP_STALL_SIZE=N    stop for good (sleep) on the first receive of N bytes: a hung peer
  *   FP_DIE_SIZE=N      kill -9 itself on the first receive of N bytes: a dead peer
  *   FP_INIT_DELAY=S    sleep S seconds inside MPI_Init, every rank: a slow MPI start-up (name
@@ -85,6 +88,16 @@ static int corrupts(long bytes)
     return bytes > 0 && bytes == env_long("FP_CORRUPT_SIZE") && this_rank_misbehaves(-1);
 }
 
+/* Blocking receives: every message of the size, or with FP_CORRUPT_NTH only the K-th. */
+static int blocking_corrupts(long bytes)
+{
+    static long seen;
+    if (!corrupts(bytes))
+        return 0;
+    long nth = env_long("FP_CORRUPT_NTH");
+    return nth <= 0 || ++seen == nth;
+}
+
 static void flip(void *buffer, long bytes)
 {
     ((unsigned char *)buffer)[bytes / 2] ^= 0xff;
@@ -140,7 +153,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_C
     long bytes = bytes_of(count, type);
     before_receive(bytes);
     int rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
-    if (rc == MPI_SUCCESS && corrupts(bytes))
+    if (rc == MPI_SUCCESS && blocking_corrupts(bytes))
         flip(buf, bytes);
     return rc;
 }
@@ -151,7 +164,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
     long bytes = bytes_of(rcount, rtype);
     before_receive(bytes);
     int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
-    if (rc == MPI_SUCCESS && corrupts(bytes))
+    if (rc == MPI_SUCCESS && blocking_corrupts(bytes))
         flip(rbuf, bytes);
     return rc;
 }

@@ -38,10 +38,12 @@ done <<'TABLE'
 2|fabperf_bw|-W/--window: '0' is out of range (accepted: 1 to 65536)|-W 0
 2|fabperf_latency|-W/--window does not apply to fabperf_latency|-W 4
 2|fabperf_bibw|--format: unknown value 'xml' (accepted: text, csv, json)|--format xml
-2|fabperf_bw|--expect: 'bw>11000@4M' is not a threshold (accepted: bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES] or PCT%line[@SIZES]; SIZES = S, S:, :S or S:S|--expect bw>11000@4M
+2|fabperf_bw|--expect: 'bw>11000@4M' is not a threshold (accepted: bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES], PCT%line[@SIZES] or uniform[@SIZES] (all-pairs sweeps); SIZES = S, S:, :S or S:S|--expect bw>11000@4M
 2|fabperf_bw|--expect: 'bw>=5@4M:1M' has no valid sizes after @ (accepted: bw>=N|--expect bw>=100,bw>=5@4M:1M
 2|fabperf_latency|--expect: 'bw>=5' does not apply to fabperf_latency, which measures latency: lat<=N[@SIZES]|--expect lat<=3 --expect bw>=5
 2|fabperf_bw|--expect: 'lat<=2@8' does not apply to fabperf_bw|--expect lat<=2@8
+2|fabperf_bw|--expect: 'uniform' applies to the all-pairs sweeps (fabperf_allpairs, fabperf_allpairs_lat), not to fabperf_bw, which measures a rate: bw>=N[@SIZES], busbw>=N[@SIZES] or PCT%line[@SIZES]|--expect bw>=1,uniform
+2|fabperf_latency|--expect: 'uniform@4K:' applies to the all-pairs sweeps (fabperf_allpairs, fabperf_allpairs_lat), not to fabperf_latency, which measures latency: lat<=N[@SIZES]|--expect uniform@4K:
 2|fabperf_bw|--line-rate: '10GB' is not a line rate (accepted: bits/s > 0 with suffixes K M G T (powers of 1000), e.g. 100G)|--line-rate 10GB
 2|fabperf_bw|--expect-nic needs the path evidence: drop --path-evidence off|--expect-nic eth0 --path-evidence off
 2|fabperf_bw|--path-evidence: unknown value 'maybe' (accepted: off, on)|--path-evidence maybe

@@ -110,10 +110,39 @@ static void test_judge(void)
     CHECK_STR(fp_verdict_name(FP_VERDICT_INCONCLUSIVE), "inconclusive");
 }
 
+/* "uniform" (all-pairs sweeps): a term without value or quantity, with sizes like the others; the
+ * judgement of a threshold never picks it up, fp_expect_uniform finds it by size. */
+static void test_uniform(void)
+{
+    fp_expect_t e = parsed("uniform@1M:,bw>=100");
+    CHECK(e.count == 2 && e.terms[0].uniform && !e.terms[1].uniform);
+    CHECK(e.terms[0].min_size == 1 << 20 && e.terms[0].max_size == SIZE_MAX);
+    CHECK_STR(e.terms[0].text, "uniform@1M:");
+    CHECK(fp_expect_uniform(&e, 1 << 20) == &e.terms[0]);
+    CHECK(fp_expect_uniform(&e, (1 << 20) - 1) == NULL);
+    CHECK(fp_expect_uniform(NULL, 8) == NULL);
+    fp_judgement_t j;
+    CHECK(fp_expect_judge(&e, 1 << 20, FP_QTY_RATE, 150, 160, 170, 0, &j) == FP_VERDICT_PASS);
+    CHECK_STR(j.expect, "bw>=100"); /* the sweep adds "uniform" with its own verdict */
+    CHECK(fp_expect_judge(&e, 1 << 20, FP_QTY_LATENCY, 1, 2, 3, 0, &j) == FP_VERDICT_NONE);
+    fp_expect_t all = parsed("uniform");
+    CHECK(fp_expect_uniform(&all, 0) == &all.terms[0] && fp_expect_uniform(&all, SIZE_MAX) == &all.terms[0]);
+    CHECK(fp_expect_judge(&all, 8, FP_QTY_RATE, 1, 2, 3, 0, NULL) == FP_VERDICT_NONE);
+    static const char *const wrong[] = {"uniformly", "uniform>=1", "uniform@", "uniform@2M:1M", "Uniform", " uniform"};
+    for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
+        fp_expect_t w = {0};
+        char err[512] = "";
+        if (fp_expect_parse(&w, wrong[i], err, sizeof err) != FP_ERR)
+            fprintf(stderr, "accepted '%s'\n", wrong[i]), check_failures++;
+        CHECK(strstr(err, "or uniform[@SIZES]") && !strchr(err, '\n'));
+    }
+}
+
 int main(void)
 {
     test_grammar();
     test_bitrate();
     test_judge();
+    test_uniform();
     return CHECK_DONE();
 }

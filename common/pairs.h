@@ -1,0 +1,83 @@
+/* The pairs family: many pairs of ranks at once. fabperf_mbw_mr (the first half of the ranks each
+ * send a window to a partner in the second half, as osu_mbw_mr) and the all-pairs sweeps
+ * (fabperf_allpairs, fabperf_allpairs_lat: shift rounds, one pair at a time, or sampled shifts),
+ * whose cells rank 0 gathers into a matrix, streams, and judges (outlier.h). */
+#ifndef FP_PAIRS_H
+#define FP_PAIRS_H
+
+#include "expect.h"
+#include "family.h"
+#include "outlier.h"
+#include "pairs_schedule.h"
+
+extern const struct fp_family fp_family_pairs;
+
+typedef enum { FP_PAIRS_MULTI, FP_PAIRS_ALL } fp_pairs_pattern_t;
+
+/* What a pairs program is (fp_bench_t.pairs). */
+typedef struct fp_pairs {
+    fp_pairs_pattern_t pattern;
+    fp_quantity_t quantity;
+} fp_pairs_t;
+
+/* Rank 0's store of one size's sweep: the cells by shift (outlier.h) and the host names. */
+typedef struct fp_pairs_matrix {
+    fp_shifts_t layout;
+    size_t *shift;    /* layout.shift, owned */
+    long *round_of;   /* n: round of each shift, -1 when not measured */
+    fp_cell_t *cells; /* layout.nshifts x n */
+    double *samples;  /* the cells' sample counts, as the cells */
+} fp_pairs_matrix_t;
+
+/* The family's part of the context (fp_ctx_t.family). */
+typedef struct fp_pairs_ctx {
+    const fp_pairs_t *kind;
+    int send_to, recv_from; /* this round's partners, -1: none */
+    int npairs;             /* multi: pairs; rank r < npairs sends to r + npairs */
+    double traffic;         /* bytes this rank sent and received at this size (path evidence) */
+    fp_judgement_t judgement; /* rank 0: this size's --expect over every cell (fp_row_t.judged) */
+    fp_pairs_matrix_t matrix; /* rank 0 */
+    char (*names)[MPI_MAX_PROCESSOR_NAME + 1]; /* rank 0: host of every rank */
+    const char **name_list;                    /* rank 0: names[] as pointers */
+    /* The receive side of a sweep round, served while sending (pairs_kernels.c). */
+    long rx_left;          /* windows (pings) still to come from recv_from in this sample */
+    int rx_posted;         /* their receive is posted in requests[W, 2W) */
+    size_t rx_bytes;       /* their size */
+    MPI_Request answer;    /* the ack of a window sent */
+    unsigned char ack_in, ack_out;
+} fp_pairs_ctx_t;
+
+static inline fp_pairs_ctx_t *fp_pairs_ctx(fp_ctx_t *ctx)
+{
+    return (fp_pairs_ctx_t *)ctx->family;
+}
+
+/* Kernels (pairs_kernels.c): `batch` operations with this round's partners. */
+int fp_pairs_multi_kernel(fp_ctx_t *ctx, size_t bytes, long batch);
+int fp_pairs_bw_kernel(fp_ctx_t *ctx, size_t bytes, long batch);
+int fp_pairs_lat_kernel(fp_ctx_t *ctx, size_t bytes, long batch);
+int fp_pairs_barrier(fp_ctx_t *ctx);
+/* Sweeps, after each sample's timed region: serves what is left to receive. */
+int fp_pairs_sweep_after(fp_ctx_t *ctx);
+/* Validation of every message: the window one message at a time, each with its own pattern. */
+int fp_pairs_validate_window(fp_ctx_t *ctx, size_t bytes, uint32_t round, unsigned char *host, long *wrong);
+
+/* The all-pairs sweep of one size (pairs_sweep.c). */
+int fp_pairs_sweep(fp_run_t *run, size_t bytes, fp_row_t *row);
+
+/* Rank 0's records of a sweep (pairs_output.c). */
+/* Every rank keeps the shifts; only rank 0 (with_cells) the cells. */
+int fp_pairs_matrix_open(fp_pairs_matrix_t *m, size_t n, const size_t *shifts, size_t nshifts, int with_cells);
+void fp_pairs_matrix_close(fp_pairs_matrix_t *m);
+fp_cell_t *fp_pairs_matrix_cell(fp_pairs_matrix_t *m, size_t a, size_t b); /* NULL: not stored */
+void fp_pairs_emit_round(fp_run_t *run, size_t bytes, size_t round, const double *cells4);
+void fp_pairs_emit_matrix(fp_run_t *run, size_t bytes);
+void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *isolated,
+                           int cleared);
+/* A cell a -> b that failed an --expect threshold (j: its judgement); j NULL: a closing line saying
+ * that `a` cells failed in all. */
+void fp_pairs_emit_threshold(fp_run_t *run, size_t bytes, const fp_judgement_t *j, size_t a, size_t b,
+                             const fp_cell_t *c);
+const char *fp_pairs_unit(const fp_run_t *run);
+
+#endif

@@ -1,0 +1,213 @@
+/* The pairs family: many pairs at once. Multi-pair bandwidth (osu_mbw_mr): a sample is the mean
+ * of the senders' times, as OSU averages them; all-pairs sweeps: every rank keeps its own samples,
+ * which make its cell (pairs_sweep.c). Validation checks every message of a window. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pairs.h"
+
+/* Multi: ranks [0, npairs) send to rank + npairs; an odd last rank idles, as in osu_mbw_mr. */
+static void multi_partners(fp_ctx_t *ctx, fp_pairs_ctx_t *pc)
+{
+    pc->npairs = ctx->nranks / 2;
+    pc->send_to = ctx->rank < pc->npairs ? ctx->rank + pc->npairs : -1;
+    pc->recv_from = ctx->rank >= pc->npairs && ctx->rank < 2 * pc->npairs ? ctx->rank - pc->npairs : -1;
+    ctx->peer = pc->send_to >= 0 ? pc->send_to : pc->recv_from;
+}
+
+static int pairs_prepare(fp_run_t *run, char *err, size_t errlen)
+{
+    fp_pairs_ctx_t *pc = calloc(1, sizeof *pc);
+    if (!pc) {
+        snprintf(err, errlen, "calloc(%zu B) for the pairs' state failed", sizeof *pc);
+        return FP_ERR;
+    }
+    run->ctx.family = pc;
+    pc->kind = run->bench->pairs;
+    pc->send_to = pc->recv_from = -1;
+    if (run->ctx.nranks < 2) {
+        snprintf(err, errlen, "needs at least 2 ranks, got %d (accepted: mpirun -np N with N >= 2)", run->ctx.nranks);
+        return FP_ERR;
+    }
+    if (pc->kind->pattern == FP_PAIRS_MULTI)
+        multi_partners(&run->ctx, pc);
+    return FP_OK;
+}
+
+/* A host with several ranks names each "host:rank", so that every node of a matrix has its own name. */
+static void unique_names(fp_pairs_ctx_t *pc, int n)
+{
+    char *shared = calloc((size_t)n, 1);
+    if (!shared)
+        return; /* the names stay plain: only the matrix's labels repeat */
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            if (strcmp(pc->names[i], pc->names[j]) == 0)
+                shared[i] = shared[j] = 1;
+    for (int i = 0; i < n; i++) {
+        size_t len = strlen(pc->names[i]);
+        if (shared[i] && len + 12 < sizeof pc->names[i])
+            snprintf(pc->names[i] + len, sizeof pc->names[i] - len, ":%d", i);
+    }
+    free(shared);
+}
+
+/* Rank 0 learns every rank's host, for the pairs' placement and the matrix's names. */
+static int gather_names(fp_run_t *run, fp_pairs_ctx_t *pc)
+{
+    char mine[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    int len = 0, n = run->ctx.nranks;
+    MPI_Get_processor_name(mine, &len);
+    if (run->ctx.rank == 0) {
+        pc->names = calloc((size_t)n, sizeof *pc->names);
+        pc->name_list = calloc((size_t)n, sizeof *pc->name_list);
+        if (!pc->names || !pc->name_list)
+            return fp_fail("calloc of %d host names failed", n);
+        for (int i = 0; i < n; i++)
+            pc->name_list[i] = pc->names[i];
+    }
+    FP_MPI_CHECK(MPI_Gather(mine, sizeof mine, MPI_CHAR, pc->names, sizeof mine, MPI_CHAR, 0, run->ctx.comm));
+    if (run->ctx.rank == 0)
+        unique_names(pc, n);
+    return FP_OK;
+}
+
+/* The header's placement line of the multi-pair program: "0 (host) -> 2 (host), ...". */
+static int describe_pairs(fp_run_t *run, fp_pairs_ctx_t *pc)
+{
+    size_t cap = (size_t)pc->npairs * (2 * MPI_MAX_PROCESSOR_NAME + 32) + 1, used = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return fp_fail("malloc(%zu B) for the pairs' placement failed", cap);
+    text[0] = 0;
+    for (int i = 0; i < pc->npairs; i++)
+        used += (size_t)snprintf(text + used, cap - used, "%s%d (%s) -> %d (%s)", i ? ", " : "", i, pc->names[i],
+                                 i + pc->npairs, pc->names[i + pc->npairs]);
+    run->meta.pairs = text;
+    return FP_OK;
+}
+
+static int reduce_mean_over_senders(fp_run_t *run, size_t n, double *dst);
+
+static int pairs_open(fp_run_t *run)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    int multi = pc->kind->pattern == FP_PAIRS_MULTI;
+    run->sampler = (fp_sampler_t){
+        .kernel = multi ? fp_pairs_multi_kernel
+                        : pc->kind->quantity == FP_QTY_LATENCY ? fp_pairs_lat_kernel : fp_pairs_bw_kernel,
+        .sync = fp_pairs_barrier,
+        .after = multi ? NULL : fp_pairs_sweep_after,
+        .reduce = multi ? reduce_mean_over_senders : fp_samples_of_rank0,
+    };
+    FP_CHECK(gather_names(run, pc));
+    if (multi && run->ctx.rank == 0)
+        FP_CHECK(describe_pairs(run, pc));
+    return FP_OK;
+}
+
+static void pairs_close(fp_run_t *run)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    if (!pc)
+        return;
+    fp_pairs_matrix_close(&pc->matrix);
+    free(pc->names);
+    free(pc->name_list);
+    free((char *)run->meta.pairs);
+    run->meta.pairs = NULL;
+    free(pc);
+    run->ctx.family = NULL;
+}
+
+static size_t pairs_round(const fp_run_t *run, size_t bytes)
+{
+    (void)run;
+    return bytes;
+}
+
+/* osu_mbw_mr's time: the senders' times summed, over the number of pairs. */
+static int reduce_mean_over_senders(fp_run_t *run, size_t n, double *dst)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    if (pc->send_to < 0)
+        memset(run->samples, 0, n * sizeof *run->samples); /* collected again before any reuse */
+    void *from = run->ctx.rank == 0 && dst == run->samples ? MPI_IN_PLACE : (void *)run->samples;
+    FP_MPI_CHECK(MPI_Reduce(from, dst, (int)n, MPI_DOUBLE, MPI_SUM, 0, run->ctx.comm));
+    if (run->ctx.rank == 0)
+        for (size_t i = 0; i < n; i++)
+            dst[i] /= pc->npairs;
+    return FP_OK;
+}
+
+/* Samples (seconds per sample of `batch` windows) -> the row: us per window; aggregate MB/s of
+ * all pairs from the mean (OSU's figure) and from the median and its CI. */
+static int multi_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
+{
+    const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    long batch = 0;
+    size_t n;
+    int met;
+    FP_CHECK(fp_sample_size(run, bytes, &batch, &n, &met));
+    memset(row, 0, sizeof *row);
+    row->size = bytes;
+    row->batch = batch;
+    row->target_met = met;
+    row->staged = run->params.staging;
+    row->check = -1;
+    /* A sender's windows or a receiver's, every operation run; an idle odd rank names itself: it
+     * moved nothing that had to cross nodes. */
+    row->traffic_peer = pc->send_to >= 0 ? pc->send_to : pc->recv_from >= 0 ? pc->recv_from : run->ctx.rank;
+    row->traffic_bytes = row->traffic_peer == run->ctx.rank ? 0 : (double)bytes * (double)run->ctx.window *
+                                                                       (double)run->operations;
+    if (run->ctx.rank != 0)
+        return FP_OK;
+    double scale = 1e6 / (double)batch; /* seconds per sample -> us per window */
+    for (size_t i = 0; i < n; i++)
+        run->samples[i] *= scale;
+    fp_stats_compute(run->samples, n, &row->time);
+    fp_stats_resolve(&row->time, run->timer_resolution_s * scale);
+    fp_stats_batch_means(&row->time, batch);
+    double moved = (double)bytes * (double)run->ctx.window * pc->npairs;
+    row->osu = moved / row->time.mean;
+    row->headline = (fp_estimate_t){moved / row->time.p50, moved / row->time.p50_hi, moved / row->time.p50_lo};
+    return FP_OK;
+}
+
+static int pairs_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
+{
+    if (fp_pairs_ctx(&run->ctx)->kind->pattern == FP_PAIRS_MULTI)
+        return multi_measure(run, bytes, row);
+    return fp_pairs_sweep(run, bytes, row);
+}
+
+/* Every message of one window, each with its own content: multi-pair with its pairs, a sweep
+ * with shift 1 (every rank sends and receives). */
+static int pairs_validate(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *row)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
+    if (pc->kind->pattern == FP_PAIRS_ALL) {
+        pc->send_to = (ctx->rank + 1) % ctx->nranks;
+        pc->recv_from = (ctx->rank + ctx->nranks - 1) % ctx->nranks;
+    }
+    long wrong = 0, total = 0;
+    FP_MPI_CHECK(MPI_Barrier(ctx->comm));
+    FP_CHECK(fp_pairs_validate_window(ctx, bytes, round, run->check_buffer, &wrong));
+    FP_MPI_CHECK(MPI_Allreduce(&wrong, &total, 1, MPI_LONG, MPI_SUM, ctx->comm));
+    row->wrong = total;
+    row->check = total == 0;
+    return FP_OK;
+}
+
+const fp_family_t fp_family_pairs = {
+    .name = "pairs",
+    .prepare = pairs_prepare,
+    .open = pairs_open,
+    .close = pairs_close,
+    .round = pairs_round,
+    .measure = pairs_measure,
+    .validate = pairs_validate,
+};

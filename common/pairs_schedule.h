@@ -1,0 +1,24 @@
+/* Which pairs a sweep measures, round by round (no MPI; unit-tested).
+ *
+ * Shift rounds (mpiGraph's pattern): in the round of shift k every node i sends to (i + k) mod n
+ * and receives from (i - k) mod n, all at once; the n - 1 shifts visit every ordered pair once.
+ * Sampled: a few shifts spread over 1..n-1, closed under k -> n - k so that each measured cell's
+ * reverse is measured too; every shift round covers every node as sender and receiver.
+ * Isolated: one pair at a time, every ordered pair (bandwidth) or every unordered pair (latency,
+ * whose round trip crosses both directions). */
+#ifndef FP_PAIRS_SCHEDULE_H
+#define FP_PAIRS_SCHEDULE_H
+
+#include <stddef.h>
+
+typedef enum { FP_PAIRS_SHIFT, FP_PAIRS_ISOLATED, FP_PAIRS_SAMPLED, FP_PAIRS_MODE_COUNT } fp_pairs_mode_t;
+
+/* Shifts a sweep of n nodes measures, into shifts[] (capacity n - 1), ascending; returns how many.
+ * rounds: sampled mode's requested number (at least 1; more when the closure adds reverses). */
+size_t fp_pairs_shifts(fp_pairs_mode_t mode, size_t n, size_t rounds, size_t *shifts);
+
+/* Isolated steps: how many, and the pair (sender a, receiver b) of step s. */
+size_t fp_pairs_isolated_steps(size_t n, int unordered);
+void fp_pairs_isolated_pair(size_t n, int unordered, size_t s, size_t *a, size_t *b);
+
+#endif

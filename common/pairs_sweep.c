@@ -1,0 +1,399 @@
+/* The all-pairs sweep of one size: rounds of pairs measured at once (or one pair at a time), each
+ * rank's own samples making its cell as sender, gathered by rank 0 round by round and streamed;
+ * then the judgement, suspects re-measured alone, --expect per cell, and the size's row. Memory:
+ * one round of cells on rank 0 while gathering, plus the store of the measured shifts. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evidence.h"
+#include "guard.h"
+#include "pairs.h"
+
+#define MAX_FINDINGS 256
+#define MAX_RECHECK 3      /* cells of a suspect node re-measured alone */
+#define MAX_RECHECK_ALL 64 /* cells re-measured per size */
+#define MAX_THRESHOLD_LINES 20
+
+/* This rank's cell as sender after a measurement: median, CI and sample count (NAN: sent nothing). */
+static void own_cell(fp_run_t *run, size_t bytes, long batch, size_t n, double cell[4])
+{
+    const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    cell[0] = cell[1] = cell[2] = NAN;
+    cell[3] = (double)n;
+    if (pc->send_to < 0 || n == 0)
+        return;
+    fp_stats_t s;
+    double scale = 1e6 / (double)batch; /* seconds per sample -> us per operation */
+    for (size_t i = 0; i < n; i++)
+        run->samples[i] *= scale;
+    fp_stats_compute(run->samples, n, &s);
+    fp_stats_resolve(&s, run->timer_resolution_s * scale);
+    if (pc->kind->quantity == FP_QTY_LATENCY) { /* half a round trip */
+        cell[0] = s.p50 / 2;
+        cell[1] = s.p50_lo / 2;
+        cell[2] = s.p50_hi / 2;
+    } else { /* MB/s: bytes per us */
+        double moved = (double)bytes * (double)run->ctx.window;
+        cell[0] = moved / s.p50;
+        cell[1] = moved / s.p50_hi;
+        cell[2] = moved / s.p50_lo;
+    }
+}
+
+/* Bytes this rank moved in `operations` of this round, both ways (acks left out, as point-to-point
+ * does): a window per operation each way it has a partner; a ping and its pong for latency. */
+static double round_traffic(const fp_run_t *run, size_t bytes, long operations)
+{
+    const fp_pairs_ctx_t *pc = fp_pairs_ctx((fp_ctx_t *)&run->ctx);
+    int roles = (pc->send_to >= 0) + (pc->recv_from >= 0);
+    double per_op = pc->kind->quantity == FP_QTY_LATENCY ? 2.0 * (double)bytes : (double)bytes * (double)run->ctx.window;
+    return per_op * (double)operations * roles;
+}
+
+/* Samples this round's partners; rank 0 gets every rank's cell into all (4 n doubles). */
+static int measure_round(fp_run_t *run, size_t bytes, double *all)
+{
+    long batch = 0, before = run->operations;
+    size_t n;
+    int met;
+    double cell[4];
+    fp_guard_arm(bytes, run->plan.timeout_s, "--timeout"); /* the limit holds per round */
+    FP_CHECK(fp_sample_size(run, bytes, &batch, &n, &met));
+    fp_pairs_ctx(&run->ctx)->traffic += round_traffic(run, bytes, run->operations - before);
+    own_cell(run, bytes, batch, n, cell);
+    FP_MPI_CHECK(MPI_Gather(cell, 4, MPI_DOUBLE, all, 4, MPI_DOUBLE, 0, run->ctx.comm));
+    return FP_OK;
+}
+
+static void set_partners(fp_ctx_t *ctx, int send_to, int recv_from)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
+    pc->send_to = send_to;
+    pc->recv_from = recv_from;
+    ctx->peer = send_to >= 0 ? send_to : recv_from;
+}
+
+static void store_cell(fp_pairs_matrix_t *m, size_t a, size_t b, const double *c)
+{
+    fp_cell_t *cell = fp_pairs_matrix_cell(m, a, b);
+    if (!cell)
+        return;
+    *cell = (fp_cell_t){c[0], c[1], c[2]};
+    m->samples[cell - m->cells] = c[3];
+}
+
+/* Shift rounds: every rank sends to rank + k and receives from rank - k, all at once. */
+static int sweep_shifts(fp_run_t *run, size_t bytes, double *all)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    fp_pairs_matrix_t *m = &fp_pairs_ctx(ctx)->matrix;
+    size_t n = (size_t)ctx->nranks;
+    for (size_t r = 0; r < m->layout.nshifts; r++) {
+        size_t k = m->layout.shift[r];
+        set_partners(ctx, (int)(((size_t)ctx->rank + k) % n), (int)(((size_t)ctx->rank + n - k) % n));
+        FP_CHECK(measure_round(run, bytes, all));
+        if (ctx->rank != 0)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            store_cell(m, i, (i + k) % n, &all[4 * i]);
+        fp_pairs_emit_round(run, bytes, r, all);
+    }
+    return FP_OK;
+}
+
+/* One pair alone, a -> b (latency: a pings b); the others take part in the sampler's barriers
+ * only. Rank 0 gets a's cell into cell[4]. */
+static int measure_alone(fp_run_t *run, size_t bytes, int a, int b, double *all, double cell[4])
+{
+    fp_ctx_t *ctx = &run->ctx;
+    set_partners(ctx, ctx->rank == a ? b : -1, ctx->rank == b ? a : -1);
+    FP_CHECK(measure_round(run, bytes, all));
+    if (ctx->rank == 0)
+        memcpy(cell, &all[4 * a], 4 * sizeof(double));
+    return FP_OK;
+}
+
+/* Isolated mode: every ordered pair (latency: every unordered pair, both cells the same). */
+static int sweep_isolated(fp_run_t *run, size_t bytes, double *all)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
+    size_t n = (size_t)ctx->nranks;
+    int unordered = pc->kind->quantity == FP_QTY_LATENCY;
+    for (size_t s = 0; s < fp_pairs_isolated_steps(n, unordered); s++) {
+        size_t a, b;
+        double cell[4];
+        fp_pairs_isolated_pair(n, unordered, s, &a, &b);
+        FP_CHECK(measure_alone(run, bytes, (int)a, (int)b, all, cell));
+        if (ctx->rank != 0)
+            continue;
+        store_cell(&pc->matrix, a, b, cell);
+        if (unordered)
+            store_cell(&pc->matrix, b, a, cell);
+    }
+    return FP_OK;
+}
+
+/* Up to max cells behind a finding: the link's cell(s), or a few of the node's row / column. */
+static size_t suspect_cells(const fp_pairs_matrix_t *m, const fp_finding_t *f, int *pairs, size_t max)
+{
+    size_t count = 0, n = m->layout.n;
+    if (f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH) {
+        pairs[count * 2] = f->a, pairs[count * 2 + 1] = f->b, count++;
+        if (f->kind == FP_FIND_LINK_BOTH && count < max)
+            pairs[count * 2] = f->b, pairs[count * 2 + 1] = f->a, count++;
+        return count;
+    }
+    int as_sender = f->kind != FP_FIND_RECEIVER, as_receiver = f->kind != FP_FIND_SENDER;
+    for (size_t r = 0; r < m->layout.nshifts && count + as_sender + as_receiver <= max; r++) {
+        size_t k = m->layout.shift[r], other_out = ((size_t)f->a + k) % n, other_in = ((size_t)f->a + n - k) % n;
+        if (as_sender)
+            pairs[count * 2] = f->a, pairs[count * 2 + 1] = (int)other_out, count++;
+        if (as_receiver)
+            pairs[count * 2] = (int)other_in, pairs[count * 2 + 1] = f->a, count++;
+        if (count >= MAX_RECHECK * (size_t)(as_sender + as_receiver))
+            break;
+    }
+    return count;
+}
+
+/* A finding stands in isolation when most re-measured cells still lie wholly on the bad side of
+ * the midpoint (geometric mean) of the value the sweep measured and the value the matrix predicted:
+ * a cell that recovers more than half-way when alone was slowed by the sweep's other traffic.
+ * isolated[] gets the medians of their medians and bounds. */
+static int stands_alone(const fp_pairs_ctx_t *pc, const fp_finding_t *f, const double *cells, const int *pairs,
+                        size_t count, int role, fp_cell_t *isolated)
+{
+    double med[2 * MAX_RECHECK + 2], lo[2 * MAX_RECHECK + 2], hi[2 * MAX_RECHECK + 2];
+    size_t bad = 0, m = 0;
+    int higher = pc->kind->quantity == FP_QTY_RATE;
+    double midpoint = sqrt(f->typical * f->median);
+    for (size_t i = 0; i < count; i++) {
+        const double *c = &cells[4 * i];
+        if (!((role & 1) && pairs[2 * i] == f->a) && !((role & 2) && pairs[2 * i + 1] == f->a) && role != 3)
+            continue;
+        med[m] = c[0], lo[m] = c[1], hi[m++] = c[2];
+        bad += higher ? c[2] < midpoint : c[1] > midpoint;
+    }
+    isolated->median = fp_median_finite(med, m);
+    isolated->lo = fp_median_finite(lo, m);
+    isolated->hi = fp_median_finite(hi, m);
+    return m > 0 && 2 * bad > m;
+}
+
+/* A node slow both ways is re-judged per direction: the one that recovers alone is dropped. */
+static int node_stands_alone(const fp_pairs_ctx_t *pc, fp_finding_t *f, const double *cells, const int *pairs,
+                             size_t count, fp_cell_t *isolated)
+{
+    if (f->kind != FP_FIND_NODE)
+        return stands_alone(pc, f, cells, pairs, count, 3, isolated);
+    fp_cell_t as_sender, as_receiver;
+    int s = stands_alone(pc, f, cells, pairs, count, 1, &as_sender);
+    int r = stands_alone(pc, f, cells, pairs, count, 2, &as_receiver);
+    if (s != r)
+        f->kind = s ? FP_FIND_SENDER : FP_FIND_RECEIVER;
+    *isolated = s || !r ? as_sender : as_receiver;
+    return s || r;
+}
+
+/* Every rank: rank 0's suspects of this size re-measured one pair at a time; returns on rank 0
+ * the cells into out (4 per pair). pairs: 2 per suspect, significant on rank 0. */
+static int recheck(fp_run_t *run, size_t bytes, int *pairs, int count, double *out, double *all)
+{
+    FP_MPI_CHECK(MPI_Bcast(&count, 1, MPI_INT, 0, run->ctx.comm));
+    FP_MPI_CHECK(MPI_Bcast(pairs, 2 * count, MPI_INT, 0, run->ctx.comm));
+    for (int i = 0; i < count; i++)
+        FP_CHECK(measure_alone(run, bytes, pairs[2 * i], pairs[2 * i + 1], all, &out[4 * i]));
+    return FP_OK;
+}
+
+/* Rank 0: the findings of the matrix and, for each, its cells to re-measure alone (none in
+ * isolated mode, where every cell was measured alone). first[i]: finding i's first pair. */
+static int find_suspects(fp_run_t *run, fp_finding_t *found, size_t *nfound, int *pairs, int *first, size_t *total)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    int alone = run->params.pairs_mode == FP_PAIRS_ISOLATED;
+    *total = 0;
+    if (fp_outliers_find(&pc->matrix.layout, pc->matrix.cells, pc->kind->quantity == FP_QTY_RATE, found, MAX_FINDINGS,
+                         nfound) != 0)
+        return fp_fail("out of memory judging the %zu x %zu matrix", pc->matrix.layout.n, pc->matrix.layout.n);
+    *nfound = *nfound < MAX_FINDINGS ? *nfound : MAX_FINDINGS;
+    for (size_t i = 0; i < *nfound; i++) {
+        first[i] = (int)*total;
+        if (!alone)
+            *total += suspect_cells(&pc->matrix, &found[i], pairs + 2 * *total, MAX_RECHECK_ALL - *total);
+    }
+    first[*nfound] = (int)*total;
+    return FP_OK;
+}
+
+/* Rank 0: the judgement of the matrix; every rank: the re-measurement of its suspects. Rank 0 gets
+ * the findings that stand in *standing, and the first one's line in first_line. */
+static int judge(fp_run_t *run, size_t bytes, double *all, size_t *standing, char *first_line, size_t len)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    static fp_finding_t found[MAX_FINDINGS];
+    int pairs[2 * MAX_RECHECK_ALL], first[MAX_FINDINGS + 1];
+    double cells[4 * MAX_RECHECK_ALL];
+    size_t nfound = 0, total = 0;
+    *standing = 0;
+    if (run->ctx.rank == 0) /* a failure here ends the job (MPI_Abort): the others wait in recheck */
+        FP_CHECK(find_suspects(run, found, &nfound, pairs, first, &total));
+    FP_CHECK(recheck(run, bytes, pairs, (int)total, cells, all));
+    for (size_t i = 0; run->ctx.rank == 0 && i < nfound; i++) {
+        fp_cell_t isolated;
+        size_t count = (size_t)(first[i + 1] - first[i]);
+        int cleared = count > 0 &&
+                      !node_stands_alone(pc, &found[i], cells + 4 * first[i], pairs + 2 * first[i], count, &isolated);
+        fp_pairs_emit_finding(run, bytes, &found[i], count ? &isolated : NULL, cleared);
+        if (!cleared && (*standing)++ == 0)
+            fp_finding_format(&found[i], pc->name_list, fp_pairs_unit(run), first_line, len);
+    }
+    return FP_OK;
+}
+
+/* Whether a cell of `samples` samples has a 95% interval of its median. */
+static int cell_has_ci(double samples)
+{
+    size_t lower, upper;
+    return samples >= 1 && fp_median_ci_ranks((size_t)samples, &lower, &upper);
+}
+
+/* Rank 0: every measured cell judged by fp_expect_judge against the thresholds of this size; a
+ * failed cell gets a line. *size_j: the worst cell's verdict, the terms, counts in its reason. */
+static void judge_cells(fp_run_t *run, size_t bytes, fp_judgement_t *size_j)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    fp_pairs_matrix_t *m = &pc->matrix;
+    size_t n = m->layout.n, count[FP_VERDICT_FAIL + 1] = {0}, judged = 0;
+    double line = fp_line_rate_in_unit(run->bench, run->params.line_rate_bps);
+    for (size_t k = 0; k < n * m->layout.nshifts; k++) {
+        const fp_cell_t *c = &m->cells[k];
+        fp_judgement_t j;
+        int ci = cell_has_ci(m->samples[k]);
+        if (isnan(c->median) || fp_expect_judge(&run->params.expect, bytes, pc->kind->quantity, ci ? c->lo : NAN,
+                                                c->median, ci ? c->hi : NAN, line, &j) == FP_VERDICT_NONE)
+            continue;
+        if (judged++ == 0 || j.verdict > size_j->verdict)
+            *size_j = j;
+        if (++count[j.verdict] <= MAX_THRESHOLD_LINES && j.verdict == FP_VERDICT_FAIL)
+            fp_pairs_emit_threshold(run, bytes, &j, k % n, (k % n + m->layout.shift[k / n]) % n, c);
+    }
+    if (count[FP_VERDICT_FAIL] > MAX_THRESHOLD_LINES)
+        fp_pairs_emit_threshold(run, bytes, NULL, count[FP_VERDICT_FAIL], 0, NULL);
+    if (judged) {
+        char why[sizeof size_j->reason]; /* the worst cell's own reason ("line rate unknown"), kept */
+        snprintf(why, sizeof why, "%s", size_j->reason);
+        snprintf(size_j->reason, sizeof size_j->reason, "cells: %zu fail, %zu inconclusive, %zu pass of %zu%s%.100s",
+                 count[FP_VERDICT_FAIL], count[FP_VERDICT_INCONCLUSIVE], count[FP_VERDICT_PASS], judged,
+                 why[0] ? "; " : "", why);
+    }
+}
+
+/* Rank 0: "uniform" at this size: a fail when a finding stands after the re-measurement. */
+static void judge_uniform(fp_run_t *run, size_t bytes, size_t standing, const char *first_line, fp_judgement_t *j)
+{
+    const fp_expect_term_t *t = fp_expect_uniform(&run->params.expect, bytes);
+    if (!t)
+        return;
+    size_t used = strlen(j->expect), rused = strlen(j->reason);
+    snprintf(j->expect + used, sizeof j->expect - used, "%s%s", used ? "; " : "", t->text);
+    fp_verdict_t v = standing ? FP_VERDICT_FAIL : FP_VERDICT_PASS;
+    if (v > j->verdict) {
+        j->verdict = v;
+        j->threshold = NAN; /* no threshold decided it */
+    }
+    if (standing)
+        snprintf(j->reason + rused, sizeof j->reason - rused, "%s%zu finding(s) stand: %s", rused ? "; " : "",
+                 standing, first_line);
+    else
+        snprintf(j->reason + rused, sizeof j->reason - rused, "%sno finding stands", rused ? "; " : "");
+}
+
+/* Rank 0: the size's row from the cells' medians (its samples: the cells). */
+static int fill_row(fp_run_t *run, size_t bytes, fp_row_t *row)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    fp_pairs_matrix_t *m = &pc->matrix;
+    size_t total = m->layout.n * m->layout.nshifts, n = 0;
+    double *t = malloc((total + 1) * sizeof *t);
+    if (!t)
+        return fp_fail("malloc of %zu cells failed", total);
+    double moved = (double)bytes * (double)run->ctx.window;
+    int bw = pc->kind->quantity == FP_QTY_RATE;
+    for (size_t k = 0; k < total; k++)
+        if (isfinite(m->cells[k].median) && m->cells[k].median > 0)
+            t[n++] = bw ? moved / m->cells[k].median : m->cells[k].median; /* us per operation */
+    if (n)
+        fp_stats_compute(t, n, &row->time);
+    free(t);
+    if (!n)
+        return FP_OK;
+    row->osu = bw ? moved / row->time.mean : row->time.mean;
+    row->headline = bw ? (fp_estimate_t){moved / row->time.p50, moved / row->time.p50_hi, moved / row->time.p50_lo}
+                       : (fp_estimate_t){row->time.p50, row->time.p50_lo, row->time.p50_hi};
+    return FP_OK;
+}
+
+/* Every rank: the store of this size's shifts (rank 0: and its cells); the same verdict everywhere. */
+static int sweep_open(fp_run_t *run, double **all)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
+    size_t n = (size_t)ctx->nranks;
+    size_t *shifts = malloc(n * sizeof *shifts);
+    *all = ctx->rank == 0 ? malloc(4 * n * sizeof **all) : NULL;
+    int rc = shifts && (ctx->rank != 0 || *all) ? FP_OK : fp_fail("malloc for a round of %zu cells failed", n);
+    if (rc == FP_OK) {
+        size_t nshifts = fp_pairs_shifts((fp_pairs_mode_t)run->params.pairs_mode, n, (size_t)run->params.pairs_rounds,
+                                         shifts);
+        rc = fp_pairs_matrix_open(&pc->matrix, n, shifts, nshifts, ctx->rank == 0);
+    }
+    free(shifts);
+    char why[2];
+    return fp_agree(ctx->comm, rc, why, sizeof why) == FP_OK ? FP_OK : FP_ERR;
+}
+
+/* After the rounds: the matrix, the findings (suspects re-measured by every rank), and on rank 0
+ * --expect over every cell and "uniform", then the row. */
+static int sweep_close(fp_run_t *run, size_t bytes, double *all, fp_row_t *row)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    size_t standing;
+    char first_line[160] = "";
+    if (run->ctx.rank == 0)
+        fp_pairs_emit_matrix(run, bytes);
+    FP_CHECK(judge(run, bytes, all, &standing, first_line, sizeof first_line));
+    if (run->ctx.rank != 0)
+        return FP_OK;
+    memset(&pc->judgement, 0, sizeof pc->judgement);
+    pc->judgement.threshold = NAN;
+    judge_cells(run, bytes, &pc->judgement);
+    judge_uniform(run, bytes, standing, first_line, &pc->judgement);
+    row->judged = &pc->judgement;
+    return fill_row(run, bytes, row);
+}
+
+int fp_pairs_sweep(fp_run_t *run, size_t bytes, fp_row_t *row)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
+    double *all = NULL;
+    memset(row, 0, sizeof *row);
+    row->size = bytes;
+    row->check = -1;
+    row->target_met = -1;
+    row->staged = run->params.staging;
+    row->traffic_peer = -1; /* a partner per round: no single peer */
+    pc->traffic = 0;
+    int rc = sweep_open(run, &all);
+    if (rc == FP_OK)
+        rc = run->params.pairs_mode == FP_PAIRS_ISOLATED ? sweep_isolated(run, bytes, all) : sweep_shifts(run, bytes, all);
+    if (rc == FP_OK)
+        rc = sweep_close(run, bytes, all, row);
+    row->traffic_bytes = pc->traffic;
+    fp_pairs_matrix_close(&pc->matrix);
+    free(all);
+    return rc;
+}

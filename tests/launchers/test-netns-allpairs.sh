@@ -1,0 +1,109 @@
+#!/bin/bash
+# Six network-namespace hosts on one Linux bridge (netns-bridge.sh), one rank each, fabperf_allpairs
+# over Open MPI's TCP BTL on the veths. Unshaped: no finding, exit 0 under --expect. Then one host's
+# veth limited by tc tbf to a tenth of the typical cell: in its sending direction, the sweep names
+# that host, and only it, as slow as sender, with exit 3 under --expect (the cells below the
+# threshold are its five sends, and at most cells into it); in its receiving direction, as slow as
+# receiver. Findings that the sweep's other traffic explains are re-measured alone and cleared.
+#
+# Environment: FABPERF_PAIRS_BIN  directory with fabperf_allpairs built with Open MPI
+# Exit status: 0 pass, 1 fail, 77 skip (automake convention).
+
+here=$(cd "$(dirname "$0")" && pwd)
+nb=$here/netns-bridge.sh
+
+if [[ ${FABPERF_MPI_FLAVOR:-openmpi} != openmpi ]]; then
+    echo "SKIP: runs Open MPI's mpirun; this build uses ${FABPERF_MPI_FLAVOR}"
+    exit 77
+fi
+allpairs=$(cd "${FABPERF_PAIRS_BIN:-/nonexistent}" 2>/dev/null && pwd)/fabperf_allpairs
+if [[ ! -x $allpairs ]]; then
+    echo "SKIP: fabperf_allpairs not built (FABPERF_PAIRS_BIN)"
+    exit 77
+fi
+for p in mpirun python3; do
+    command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-netns-allpairs.XXXXXX")
+chmod 0755 "$work"
+# shellcheck disable=SC2317 # called from the trap
+cleanup() {
+    "$nb" down
+    rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+"$nb" up 6
+rc=$?
+[[ $rc -eq 0 ]] || exit "$rc"
+
+fail=0
+failed() {
+    echo "FAIL: $*"
+    fail=1
+}
+
+# sweep NAME EXPECT: one sweep of 128K cells; exit status in $rc, JSON in $work/NAME.json
+sweep() {
+    local start=$SECONDS
+    timeout 300 "$nb" mpirun "$allpairs" -m 128K:128K -i 6 -x 1 -W 8 --expect "$2" --format json \
+        --output "$work/$1.json" >"$work/$1.log" 2>&1
+    rc=$?
+    echo "$1: exit $rc in $((SECONDS - start)) s"
+    [[ -s $work/$1.json ]] || { failed "$1: no result"; tail -n 20 "$work/$1.log"; }
+}
+
+# findings FILE: "kind direction node(s) cleared" per finding, then the verdicts' senders
+findings() {
+    python3 - "$1" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+for r in recs:
+    if r["type"] == "finding":
+        print("finding", r["kind"], r["direction"], ",".join(r["nodes"]), "cleared" if r["cleared"] else "stands")
+        print("  " + r["message"])
+print("verdict senders:", " ".join(sorted({r["pair"][0] for r in recs if r["type"] == "verdict"})) or "none")
+print("typical", [r["bw_p50_mbps"] for r in recs if r["type"] == "row"][0])
+PY
+}
+
+sweep plain uniform
+findings "$work/plain.json" | tee "$work/plain.txt" | grep -v "^  "
+[[ $rc -eq 0 ]] || failed "unshaped: exit $rc, expected 0"
+grep -q '^finding .* stands$' "$work/plain.txt" && failed "unshaped: a finding stands"
+typical=$(awk '/^typical/ { print $2 }' "$work/plain.txt")
+threshold=$(awk -v t="$typical" 'BEGIN { printf "%.1f", t / 3 }')
+rate=$(awk -v t="$typical" 'BEGIN { printf "%dkbit", t * 8 * 1000 / 10 }')
+echo "typical cell $typical MB/s; shaping to $rate, threshold bw>=$threshold"
+
+"$nb" shape fpbr-h3 "$rate" send || failed "tc tbf on fpbr-h3 failed"
+sweep send "uniform,bw>=$threshold@128K"
+findings "$work/send.json" | tee "$work/send.txt" | grep -v "^  "
+[[ $rc -eq 3 ]] || failed "fpbr-h3 shaped sending: exit $rc, expected 3"
+[[ $(grep '^finding .* stands$' "$work/send.txt") == "finding slow_node send fpbr-h3 stands" ]] ||
+    failed "fpbr-h3 shaped sending: the standing findings are not exactly 'slow node fpbr-h3 as sender'"
+# fpbr-h3's own cells fail; a cell into fpbr-h3 may too (its acks queue behind its slow data)
+python3 - "$work/send.json" <<'PY' || failed "cells below bw>=$threshold: not all fpbr-h3's sends, or not all of them"
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+pairs = [tuple(r["pair"]) for r in recs if r["type"] == "verdict"]
+own = {p for p in pairs if p[0] == "fpbr-h3"}
+sys.exit(0 if len(own) == 5 and all("fpbr-h3" in p for p in pairs) else 1)
+PY
+"$nb" unshape
+
+"$nb" shape fpbr-h5 "$rate" receive || failed "tc tbf on the switch's port of fpbr-h5 failed"
+sweep receive uniform
+findings "$work/receive.json" | tee "$work/receive.txt" | grep -v "^  "
+[[ $rc -eq 3 ]] || failed "fpbr-h5 shaped receiving: exit $rc, expected 3"
+[[ $(grep '^finding .* stands$' "$work/receive.txt") == "finding slow_node receive fpbr-h5 stands" ]] ||
+    failed "fpbr-h5 shaped receiving: the standing findings are not exactly 'slow node fpbr-h5 as receiver'"
+"$nb" unshape
+
+if [[ $fail -eq 0 ]]; then
+    echo "PASS: six namespace hosts on a bridge, slow sender and slow receiver found"
+    exit 0
+fi
+exit 1

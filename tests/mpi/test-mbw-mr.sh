@@ -1,0 +1,34 @@
+#!/bin/sh
+# fabperf_mbw_mr with 2, 4 and 8 ranks over shared memory and TCP: pairs placement, rows, message
+# rate consistent with bandwidth, every message validated; one corrupted message among a window's
+# is caught at its size only; bad input exits 2 with one line.
+# shellcheck source=tests/lib.sh
+. "$FABPERF_TESTS_DIR/lib.sh"
+FABPERF_BIN=${FABPERF_PAIRS_BIN:?run through make check}
+
+for transport in sm tcp; do
+    for np in 2 4 8; do
+        half=$((np / 2))
+        run_job "$np" "$transport" fabperf_mbw_mr -m 1K:64K -i 8 -x 2 -W 16 -c --format json
+        check "mbw_mr $np ranks $transport: exit 0" rc_is 0
+        check "mbw_mr $np ranks $transport: $half pairs, rank i -> i + $half, every size validated" json_check "$work/out" \
+            "meta['pairs'].count(' -> ') == $half and meta['pairs'].startswith('0 (') and ' -> $half (' in meta['pairs'] and [r['size'] for r in rows] == [1024 << k for k in range(7)] and all(r['validation'] == 'pass' and r['wrong'] == 0 for r in rows) and end['status'] == 'complete'"
+        check "mbw_mr $np ranks $transport: messages/s = MB/s x 1e6 / size, both positive" json_check "$work/out" \
+            "all(r['bw_mbps'] > 0 and abs(r['msgs_per_s'] - r['bw_mbps'] * 1e6 / r['size']) <= 1e-6 * r['msgs_per_s'] and r['bw_ci_lo_mbps'] <= r['bw_p50_mbps'] <= r['bw_ci_hi_mbps'] for r in rows)"
+    done
+done
+
+# One message, the third of rank 3's validation window at 4K, has one byte flipped (4 ranks: 1 -> 3).
+run_with_fault 4 sm "FP_CORRUPT_SIZE=4096 FP_CORRUPT_NTH=3 FP_FAULT_RANK=3" fabperf_mbw_mr \
+    -m 1K:16K -i 8 -x 2 -W 16 -c --format json
+check "mbw_mr -c, one message of a window corrupted: exit 1" rc_is 1
+check "mbw_mr -c: Fail at 4K with exactly 1 wrong byte, Pass elsewhere" json_check "$work/out" \
+    "[(r['size'], r['validation'], r['wrong']) for r in rows] == [(1024, 'pass', 0), (2048, 'pass', 0), (4096, 'fail', 1), (8192, 'pass', 0), (16384, 'pass', 0)]"
+
+run_job 1 sm fabperf_mbw_mr -m 1K:1K
+check "mbw_mr on 1 rank: exit 2" rc_is 2
+check "mbw_mr on 1 rank: one line naming the range" sh -c \
+    "[ \$(grep -c '^fabperf_mbw_mr:' '$work/err') -eq 1 ] && grep -q 'needs at least 2 ranks, got 1 (accepted: mpirun -np N with N >= 2)' '$work/err'"
+run_job 2 sm fabperf_mbw_mr --mode isolated
+check "mbw_mr --mode (an all-pairs option): exit 2" rc_is 2
+finish

@@ -1,0 +1,245 @@
+/* Median polish and the judgement of pair matrices, on synthetic matrices with known faults. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "outlier.h"
+
+#define N 6
+#define MAXF 64
+#define MAXN 16
+
+/* Every shift 1..n-1: every ordered pair once. */
+static size_t all_shifts[MAXN];
+static fp_shifts_t full(size_t n)
+{
+    for (size_t k = 1; k < n; k++)
+        all_shifts[k - 1] = k;
+    return (fp_shifts_t){n, n - 1, all_shifts};
+}
+
+/* The cell i -> j of a full sweep. */
+static fp_cell_t *at(fp_cell_t *c, size_t n, size_t i, size_t j)
+{
+    return &c[((j + n - i) % n - 1) * n + i];
+}
+
+/* Deterministic noise in [-1, 1). */
+static double noise(unsigned *state)
+{
+    *state = *state * 1103515245u + 12345u;
+    return ((*state >> 8) & 0xffff) / 32768.0 - 1.0;
+}
+
+/* Full sweep of n nodes around `typical` with +-jitter relative noise and +-ci relative CIs. */
+static void healthy(fp_cell_t *c, size_t n, double typical, double jitter, double ci, unsigned seed)
+{
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            double m = typical * (1.0 + jitter * noise(&seed));
+            if (i != j)
+                *at(c, n, i, j) = (fp_cell_t){m, m * (1.0 - ci), m * (1.0 + ci)};
+        }
+}
+
+static void scale_cell(fp_cell_t *c, double f)
+{
+    c->median *= f;
+    c->lo *= f;
+    c->hi *= f;
+}
+
+static size_t judge(const fp_cell_t *c, size_t n, int higher_is_better, fp_finding_t *f)
+{
+    size_t count = 0;
+    fp_shifts_t layout = full(n);
+    CHECK(fp_outliers_find(&layout, c, higher_is_better, f, MAXF, &count) == 0);
+    return count;
+}
+
+/* y = 10 + a_i + b_j over a full sweep of 4 nodes: effects recovered up to their medians, residuals
+ * zero. (With the diagonal missing, median polish is exact when no more than one node stands out
+ * as a receiver: a row's median then ignores it.) */
+static void check_additive(const double a[4], const double b[4])
+{
+    double y[12];
+    fp_shifts_t L = full(4);
+    for (size_t r = 0; r < 3; r++)
+        for (size_t i = 0; i < 4; i++)
+            y[r * 4 + i] = 10 + a[i] + b[(i + L.shift[r]) % 4];
+    fp_polish_t p;
+    CHECK(fp_median_polish(&L, y, 20, &p) == 0);
+    for (size_t r = 0; r < 3; r++)
+        for (size_t i = 0; i < 4; i++) {
+            CHECK_NEAR(p.resid[r * 4 + i], 0, 1e-9);
+            CHECK_NEAR(p.overall + p.sender[i] + p.receiver[(i + L.shift[r]) % 4], y[r * 4 + i], 1e-9);
+        }
+    CHECK_NEAR(p.sender[3] - p.sender[0], a[3] - a[0], 1e-9);
+    CHECK_NEAR(p.receiver[0] - p.receiver[1], b[0] - b[1], 1e-9);
+    fp_polish_free(&p);
+}
+
+static void test_polish_additive(void)
+{
+    const double a[4] = {0, 1, 2, -3}, b[4] = {0, 0, 0, -3}, flat[4] = {0, 0, 0, 0};
+    check_additive(a, flat);
+    check_additive(flat, b);
+    check_additive(a, b);
+}
+
+static void test_polish_missing(void)
+{
+    /* 4 nodes, one wild cell (2 -> 1) does not move the effects; a missing cell stays missing. */
+    double y[12];
+    fp_shifts_t L = full(4);
+    for (int k = 0; k < 12; k++)
+        y[k] = 1;
+    y[(3 - 1) * 4 + 2] = 100; /* 2 -> 1 is shift 3 */
+    y[1 * 4 + 0] = NAN; /* 0 -> 2 */
+    fp_polish_t p;
+    CHECK(fp_median_polish(&L, y, 20, &p) == 0);
+    CHECK(isnan(p.resid[1 * 4 + 0]));
+    CHECK_NEAR(p.overall, 1, 1e-9);
+    CHECK_NEAR(p.sender[2], 0, 1e-9);
+    CHECK_NEAR(p.receiver[1], 0, 1e-9);
+    CHECK_NEAR(p.resid[(3 - 1) * 4 + 2], 99, 1e-9);
+    CHECK_NEAR(p.resid[fp_shifts_recv_index(&L, 2, 1)], 99, 1e-9);
+    fp_polish_free(&p);
+    double x[5] = {NAN, 3, 1, NAN, 2};
+    CHECK_NEAR(fp_median_finite(x, 5), 2, 0);
+}
+
+static void test_healthy_no_finding(void)
+{
+    fp_cell_t c[N * (N - 1)];
+    fp_finding_t f[MAXF];
+    for (unsigned seed = 1; seed < 50; seed++) {
+        healthy(c, N, 1000, 0.03, 0.03, seed);
+        CHECK(judge(c, N, 1, f) == 0);
+        CHECK(judge(c, N, 0, f) == 0);
+    }
+}
+
+static void test_slow_sender(void)
+{
+    fp_cell_t c[N * (N - 1)];
+    fp_finding_t f[MAXF];
+    healthy(c, N, 1000, 0.05, 0.03, 7);
+    for (int j = 0; j < N; j++)
+        if (j != 2)
+            scale_cell(at(c, N, 2, j), 0.1);
+    CHECK(judge(c, N, 1, f) == 1);
+    CHECK(f[0].kind == FP_FIND_SENDER && f[0].a == 2 && f[0].b == -1);
+    CHECK(f[0].cells == N - 1 && f[0].confirmed == N - 1);
+    CHECK(f[0].median > 90 && f[0].median < 110 && f[0].lo < f[0].median && f[0].hi > f[0].median);
+    CHECK(f[0].typical > 900 && f[0].typical < 1100);
+}
+
+static void test_slow_receiver_and_node(void)
+{
+    fp_cell_t c[N * (N - 1)];
+    fp_finding_t f[MAXF];
+    healthy(c, N, 1000, 0.05, 0.03, 11);
+    for (int i = 0; i < N; i++)
+        if (i != 4)
+            scale_cell(at(c, N, i, 4), 0.1);
+    CHECK(judge(c, N, 1, f) == 1);
+    CHECK(f[0].kind == FP_FIND_RECEIVER && f[0].a == 4);
+    for (int j = 0; j < N; j++)
+        if (j != 4)
+            scale_cell(at(c, N, 4, j), 0.2);
+    CHECK(judge(c, N, 1, f) == 1);
+    CHECK(f[0].kind == FP_FIND_NODE && f[0].a == 4 && f[0].cells == 2 * (N - 1));
+}
+
+static void test_slow_links(void)
+{
+    fp_cell_t c[N * (N - 1)];
+    fp_finding_t f[MAXF];
+    healthy(c, N, 1000, 0.05, 0.03, 13);
+    scale_cell(at(c, N, 1, 3), 0.3);
+    CHECK(judge(c, N, 1, f) == 1);
+    CHECK(f[0].kind == FP_FIND_LINK && f[0].a == 1 && f[0].b == 3);
+    CHECK_NEAR(f[0].median, at(c, N, 1, 3)->median, 0);
+    scale_cell(at(c, N, 3, 1), 0.3);
+    CHECK(judge(c, N, 1, f) == 1);
+    CHECK(f[0].kind == FP_FIND_LINK_BOTH && f[0].a == 1 && f[0].b == 3);
+    CHECK_NEAR(f[0].median2, at(c, N, 3, 1)->median, 0);
+}
+
+static void test_latency_orientation(void)
+{
+    /* Latency: higher is worse; node 0 slow as sender is ten times the latency. */
+    fp_cell_t c[N * (N - 1)];
+    fp_finding_t f[MAXF];
+    healthy(c, N, 20, 0.05, 0.03, 17);
+    for (int j = 1; j < N; j++)
+        scale_cell(at(c, N, 0, j), 10);
+    CHECK(judge(c, N, 0, f) == 1);
+    CHECK(f[0].kind == FP_FIND_SENDER && f[0].a == 0);
+    CHECK(f[0].median > 150 && f[0].typical < 25);
+    /* the same matrix read as bandwidth has fast, not slow, cells */
+    CHECK(judge(c, N, 1, f) == 0);
+}
+
+static void test_wide_cis_not_confirmed(void)
+{
+    /* A row 30 % low stands out of the others, but its cells' CIs (+-50 %) reach the typical value. */
+    fp_cell_t c[N * (N - 1)];
+    fp_finding_t f[MAXF];
+    healthy(c, N, 1000, 0.01, 0.5, 19);
+    for (int j = 0; j < N; j++)
+        if (j != 5)
+            scale_cell(at(c, N, 5, j), 0.7);
+    CHECK(judge(c, N, 1, f) == 0);
+}
+
+static void test_sampled_matrix(void)
+{
+    /* 16 nodes, only shifts 1, 8 and 15 measured (a symmetric set): 48 cells, not 240; the slow
+     * sender is found from its three cells. */
+    enum { M = 16 };
+    static const size_t shifts[3] = {1, 8, 15};
+    fp_shifts_t L = {M, 3, shifts};
+    fp_cell_t c[3 * M];
+    fp_finding_t f[MAXF];
+    unsigned seed = 23;
+    for (size_t k = 0; k < 3 * M; k++) {
+        double m = 1000 * (1.0 + 0.03 * noise(&seed)) * (k % M == 9 ? 0.1 : 1.0);
+        c[k] = (fp_cell_t){m, m * 0.97, m * 1.03};
+    }
+    size_t count = 0;
+    CHECK(fp_outliers_find(&L, c, 1, f, MAXF, &count) == 0);
+    CHECK(count == 1);
+    CHECK(f[0].kind == FP_FIND_SENDER && f[0].a == 9 && f[0].cells == 3);
+}
+
+static void test_format(void)
+{
+    const char *names[] = {"h1", "h2", "h3"};
+    fp_finding_t f = {.kind = FP_FIND_SENDER, .a = 2, .b = -1, .median = 11.6, .lo = 11.2, .hi = 11.9,
+                      .typical = 116, .cells = 5, .confirmed = 5};
+    char line[256];
+    fp_finding_format(&f, names, "MB/s", line, sizeof line);
+    CHECK_STR(line, "slow node h3 as sender: 11.6 MB/s [11.2, 11.9] over 5 cells, typical 116 MB/s (0.10 x)");
+    f.kind = FP_FIND_LINK;
+    f.b = 0;
+    fp_finding_format(&f, NULL, "us", line, sizeof line);
+    CHECK_STR(line, "slow link rank 2 -> rank 0: 11.6 us [11.2, 11.9], typical 116 us (0.10 x)");
+    CHECK_STR(fp_finding_kind_name(FP_FIND_LINK_BOTH), "link-both");
+}
+
+int main(void)
+{
+    test_polish_additive();
+    test_polish_missing();
+    test_healthy_no_finding();
+    test_slow_sender();
+    test_slow_receiver_and_node();
+    test_slow_links();
+    test_latency_orientation();
+    test_wide_cis_not_confirmed();
+    test_sampled_matrix();
+    test_format();
+    return CHECK_DONE();
+}
