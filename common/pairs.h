@@ -35,6 +35,7 @@ typedef struct fp_pairs_ctx {
     int send_to, recv_from; /* this round's partners, -1: none */
     int npairs;             /* multi: pairs; rank r < npairs sends to r + npairs */
     double traffic;         /* bytes this rank sent and received at this size (path evidence) */
+    long batch;             /* operations per sample at this size: the first round's (pairs_sweep.c) */
     fp_judgement_t judgement; /* rank 0: this size's --expect over every cell (fp_row_t.judged) */
     fp_pairs_matrix_t matrix; /* rank 0 */
     char (*names)[MPI_MAX_PROCESSOR_NAME + 1]; /* rank 0: host of every rank */

@@ -51,17 +51,21 @@ static double round_traffic(const fp_run_t *run, size_t bytes, long operations)
     return per_op * (double)operations * roles;
 }
 
-/* Samples this round's partners; rank 0 gets every rank's cell into all (4 n doubles). */
+/* Samples this round's partners; rank 0 gets every rank's cell into all (4 n doubles). The batch
+ * is chosen once per size, in its first round, where rank 0 sends (the sampler sizes a batch from
+ * rank 0's warm-up): an idle rank 0 of an isolated pair would time nothing and take the largest
+ * batch. Every cell of a size is then a sample of the same batch. */
 static int measure_round(fp_run_t *run, size_t bytes, double *all)
 {
-    long batch = 0, before = run->operations;
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    long before = run->operations;
     size_t n;
     int met;
     double cell[4];
     fp_guard_arm(bytes, run->plan.timeout_s, "--timeout"); /* the limit holds per round */
-    FP_CHECK(fp_sample_size(run, bytes, &batch, &n, &met));
+    FP_CHECK(fp_sample_size(run, bytes, &pc->batch, &n, &met));
     fp_pairs_ctx(&run->ctx)->traffic += round_traffic(run, bytes, run->operations - before);
-    own_cell(run, bytes, batch, n, cell);
+    own_cell(run, bytes, pc->batch, n, cell);
     FP_MPI_CHECK(MPI_Gather(cell, 4, MPI_DOUBLE, all, 4, MPI_DOUBLE, 0, run->ctx.comm));
     return FP_OK;
 }
@@ -330,6 +334,7 @@ static int fill_row(fp_run_t *run, size_t bytes, fp_row_t *row)
     free(t);
     if (!n)
         return FP_OK;
+    row->batch = pc->batch;
     row->osu = bw ? moved / row->time.mean : row->time.mean;
     row->headline = bw ? (fp_estimate_t){moved / row->time.p50, moved / row->time.p50_hi, moved / row->time.p50_lo}
                        : (fp_estimate_t){row->time.p50, row->time.p50_lo, row->time.p50_hi};
@@ -387,6 +392,7 @@ int fp_pairs_sweep(fp_run_t *run, size_t bytes, fp_row_t *row)
     row->staged = run->params.staging;
     row->traffic_peer = -1; /* a partner per round: no single peer */
     pc->traffic = 0;
+    pc->batch = 0; /* the first round chooses it */
     int rc = sweep_open(run, &all);
     if (rc == FP_OK)
         rc = run->params.pairs_mode == FP_PAIRS_ISOLATED ? sweep_isolated(run, bytes, all) : sweep_shifts(run, bytes, all);

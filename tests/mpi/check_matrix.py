@@ -2,7 +2,8 @@
 """Checks an all-pairs result (JSON Lines) of N ranks in MODE: the matrix is complete (every pair
 of the mode measured, nothing else), ordered (nodes in rank order, rounds and their cells in order,
 the same numbers as the matrix) and symmetric where it must be (sampled shifts closed under
-k -> N - k; isolated latency measures each unordered pair once: both cells equal).
+k -> N - k; isolated latency measures each unordered pair once: both cells equal), and every cell
+has as many samples as the others (one batch per size, not one sized by an idle rank 0).
 Usage: check_matrix.py FILE N MODE. Exit 0 ok, 1 with the reasons printed."""
 import json
 import sys
@@ -33,6 +34,9 @@ def check(path, n, mode):
                 errors.append(f"cell {i} -> {j}: {v} but {'wanted' if (i, j) in want else 'not measured'}")
             elif v is not None and not 0 < lo <= v <= hi:
                 errors.append(f"cell {i} -> {j}: {v} outside [{lo}, {hi}]")
+    counts = {m["samples"][i][j] for i in range(n) for j in range(n) if values[i][j] is not None}
+    if len(counts) != 1:
+        errors.append(f"cells have different sample counts {sorted(counts)}: not one batch per size")
     if mode == "isolated" and m["quantity"] == "latency":
         errors += [f"latency {i} <-> {j} not symmetric" for i in range(n) for j in range(n)
                    if i != j and values[i][j] != values[j][i]]
