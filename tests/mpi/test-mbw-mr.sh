@@ -1,13 +1,19 @@
 #!/bin/sh
 # fabperf_mbw_mr with 2, 4 and 8 ranks over shared memory and TCP: pairs placement, rows, message
 # rate consistent with bandwidth, every message validated; one corrupted message among a window's
-# is caught at its size only; bad input exits 2 with one line.
+# is caught at its size only; OSU's exact row; --expect on the aggregate; bad input exits 2 with
+# one line.
+# MPICH 4.0 with UCX 1.13 over TCP: MPI_Finalize of 4 or more ranks hangs at times (a plain MPI
+# program of 20 MPI_Allreduce calls does too: a rank waits for a flush its peers no longer
+# progress), so TCP runs 2 ranks there.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 FABPERF_BIN=${FABPERF_PAIRS_BIN:?run through make check}
 
 for transport in sm tcp; do
-    for np in 2 4 8; do
+    sizes="2 4 8"
+    [ "$transport" = tcp ] && [ "${FABPERF_MPI_FLAVOR:-openmpi}" = mpich ] && sizes=2
+    for np in $sizes; do
         half=$((np / 2))
         run_job "$np" "$transport" fabperf_mbw_mr -m 1K:64K -i 8 -x 2 -W 16 -c --format json
         check "mbw_mr $np ranks $transport: exit 0" rc_is 0
@@ -24,6 +30,24 @@ run_with_fault 4 sm "FP_CORRUPT_SIZE=4096 FP_CORRUPT_NTH=3 FP_FAULT_RANK=3" fabp
 check "mbw_mr -c, one message of a window corrupted: exit 1" rc_is 1
 check "mbw_mr -c: Fail at 4K with exactly 1 wrong byte, Pass elsewhere" json_check "$work/out" \
     "[(r['size'], r['validation'], r['wrong']) for r in rows] == [(1024, 'pass', 0), (2048, 'pass', 0), (4096, 'fail', 1), (8192, 'pass', 0), (16384, 'pass', 0)]"
+
+run_job 4 sm fabperf_mbw_mr -m 1K:4K -i 8 -x 2 -W 16 --layout osu
+check "mbw_mr --layout osu: osu_mbw_mr's header and rows (%-10d%20.2f%20.2f), messages/s = MB/s x 1e6 / size" \
+    "$PYTHON3" -c '
+import re, sys
+lines = [l.rstrip("\n") for l in open(sys.argv[1]) if not l.startswith("# ") or l.startswith("# Size")]
+head, rows = lines[0], lines[1:]
+ok = head == "%-10s%20s%20s" % ("# Size", "MB/s", "Messages/s") and [int(r[:10]) for r in rows] == [1024, 2048, 4096]
+ok = ok and all(len(r) == 50 and re.fullmatch(r"\s*\d+\.\d\d", r[10:30]) and re.fullmatch(r"\s*\d+\.\d\d", r[30:]) for r in rows)
+ok = ok and all(abs(float(r[30:]) - float(r[10:30]) * 1e6 / int(r[:10])) <= 0.01 + 0.005e6 / int(r[:10]) for r in rows)
+sys.exit(0 if ok else 1)' "$work/out"
+run_job 2 sm fabperf_mbw_mr -m 1K:2K -i 8 -x 2 --expect 'bw>=1e9@2K' --format json
+check "mbw_mr --expect bw>=1e9@2K: exit 3" rc_is 3
+check "mbw_mr --expect bw>=1e9@2K: the 2K row fails on its aggregate, 1K unjudged" json_check "$work/out" \
+    "[(r['size'], r['verdict']) for r in rows] == [(1024, None), (2048, 'fail')]"
+run_job 2 sm fabperf_mbw_mr --expect uniform
+check "mbw_mr --expect uniform: exit 2, one line (a sweep's term)" sh -c \
+    "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_mbw_mr:' '$work/err') -eq 1 ] && grep -q \"'uniform' applies to the all-pairs sweeps\" '$work/err'"
 
 run_job 1 sm fabperf_mbw_mr -m 1K:1K
 check "mbw_mr on 1 rank: exit 2" rc_is 2
