@@ -200,7 +200,8 @@ netns_bridge_unshape() {
 }
 
 # Open MPI, one rank in each host, ob1 + TCP BTL over the veths only; the daemons are started
-# from the first host (no tree spawn: each one through ns-ssh directly).
+# from the first host (no tree spawn: each one through ns-ssh directly). The hosts share this
+# machine's cores: a waiting rank yields its core (each host has one slot, so Open MPI would spin).
 netns_bridge_mpirun() {
     local hosts first
     hosts=$(_br_hosts | awk '{ printf "%s%s:1", sep, $1; sep = "," }')
@@ -211,7 +212,7 @@ netns_bridge_mpirun() {
         FABPERF_NETNS_MAP="$BR_MAP" \
         "${MPIRUN:-mpirun}" -np "$(_br_hosts | wc -l)" --host "$hosts" \
         --bind-to none --mca plm rsh --mca plm_rsh_agent "$BR_SSH" --mca plm_rsh_no_tree_spawn 1 \
-        --mca pml ob1 --mca btl tcp,self \
+        --mca pml ob1 --mca btl tcp,self --mca mpi_yield_when_idle 1 \
         --mca btl_tcp_if_include "$BR_DEV" --mca oob_tcp_if_include "$BR_DEV" \
         "$@"
 }
