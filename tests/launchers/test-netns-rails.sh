@@ -1,0 +1,108 @@
+#!/bin/bash
+# scripts/slurm/rails.sbatch on two network-namespace hosts joined by two veth pairs, two rails
+# on different subnets (netns-hosts.sh up, then link): fprail0 shaped by tc tbf to 1 Gbit/s and
+# fprail1 to a tenth of that, 100 Mbit/s. The template runs in the first host outside Slurm
+# (FABPERF_RAIL_NODES, launched through the ns-ssh stand-in):
+#  - Open MPI's TCP BTL on the discovered rails, 4 launches each: exit 3, the summary names
+#    fprail1 and only it as slow; every result records its btl_tcp_if_include, and its path
+#    evidence shows the payload on its rail alone;
+#  - UCX (UCX_NET_DEVICES) through FABPERF_RAIL_SWEEP, and libfabric's tcp provider
+#    (FI_TCP_IFACE) with a rail that does not exist: one launch per rail, each recorded and on
+#    its rail, the missing rail skipped with its reason.
+# Environment: FABPERF_BIN (directory with fabperf_bw, Open MPI build); FABPERF_TEST_KEEP=1 keeps
+# the run folders.
+# Exit status: 0 pass, 1 fail, 77 skip.
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+nh=$here/netns-hosts.sh
+# Names of its own, so that the other namespace tests can run at the same time.
+export FABPERF_NETNS_PREFIX=fabperf-rails FABPERF_NETNS_NET=10.78.0 FABPERF_NETNS_DEV=fprail0 \
+    FABPERF_NETNS_STATE=/run/fabperf-netns-rails
+
+if [[ ${FABPERF_MPI_FLAVOR:-openmpi} != openmpi ]]; then
+    echo "SKIP: runs Open MPI's mpirun; this build uses ${FABPERF_MPI_FLAVOR}"
+    exit 77
+fi
+bin=$(cd "${FABPERF_BIN:-/nonexistent}" 2>/dev/null && pwd)
+if [[ ! -x $bin/fabperf_bw ]]; then
+    echo "SKIP: fabperf_bw not built (FABPERF_BIN)"
+    exit 77
+fi
+for p in mpirun python3 fi_info ucx_info; do
+    command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-netns-rails.XXXXXX")
+chmod 0755 "$work"
+# shellcheck disable=SC2317 # called from the trap
+cleanup() {
+    "$nh" down
+    if [[ ${FABPERF_TEST_KEEP:-0} == 1 ]]; then echo "kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM
+
+"$nh" up
+rc=$?
+[[ $rc -eq 0 ]] || exit "$rc"
+mapfile -t hosts < <("$nh" hosts)
+pair="${hosts[0]},${hosts[1]}"
+fail=0
+failed() {
+    echo "FAIL: $*"
+    fail=1
+}
+"$nh" link fprail1 10.78.1 || failed "second veth pair"
+"$nh" shape 1gbit 1mb || failed "tc tbf 1gbit on fprail0"
+FABPERF_NETNS_DEV=fprail1 "$nh" shape 100mbit || failed "tc tbf 100mbit on fprail1"
+
+# template NAME VAR=VAL...: rails.sbatch in the first host into $work/NAME; its output in
+# $work/NAME.out; sets rc
+template() {
+    local name=$1 t0
+    shift
+    t0=$(date +%s)
+    timeout 300 "$nh" exec "${hosts[0]}" env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        FABPERF_NETNS_MAP="$FABPERF_NETNS_STATE/map" FABPERF_RAIL_NODES="${hosts[*]}" \
+        MPIRUN_ARGS="--mca plm rsh --mca plm_rsh_agent $here/ns-ssh --mca oob_tcp_if_include fprail0" \
+        FABPERF_BIN="$bin" FABPERF_PREFLIGHT=off FABPERF_RUN_DIR="$work/$name" FABPERF_PROGRAMS=fabperf_bw \
+        "$@" bash "$top/scripts/slurm/rails.sbatch" >"$work/$name.out" 2>&1 </dev/null
+    rc=$?
+    echo "$name: exit $rc in $(($(date +%s) - t0)) s"
+    sed 's/^/    /' "$work/$name.out"
+}
+
+template tcp REPEATS=4 FABPERF_ARGS="-m 256K:256K -W 8 -i 6 -x 1"
+[[ $rc -eq 3 ]] || failed "tcp: exit $rc, expected 3 (a slow rail)"
+[[ $(cat "$work/tcp/summary/rails.status" 2>/dev/null) == 3 ]] || failed "tcp: summary/rails.status is not 3"
+grep -q '^[0-9:]* fabperf: rails: fprail0 fprail1 (stack tcp)$' "$work/tcp.out" ||
+    failed "tcp: the discovered rails are not fprail0 and fprail1 with the tcp stack"
+if [[ $(grep -c '^slow ' "$work/tcp/summary/rails.txt") -ne 1 ]] ||
+    ! grep -q '^slow rail fprail1: slower than the best rail at every node pair (1 of 1): ' "$work/tcp/summary/rails.txt"; then
+    failed "tcp: the summary does not name fprail1, and only it, as slow"
+fi
+python3 "$here/check-rails.py" "$work/tcp" --rails fprail0,fprail1 --launches 4 --hosts "$pair" \
+    --set 'OMPI_MCA_btl_tcp_if_include={rail}' --slow fprail1 --max-ratio 0.5 --path ||
+    failed "tcp: the run folder or its summary does not check"
+
+template ucx REPEATS=1 FABPERF_RAIL_STACK=ucx FABPERF_RAILS="fprail0,fprail1" \
+    FABPERF_RAIL_SWEEP="fabperf_bw -m 64K:64K -W 4 -i 6 -x 1"
+[[ $rc -eq 0 ]] || failed "ucx: exit $rc, expected 0 (one launch a rail cannot call a rail slow)"
+python3 "$here/check-rails.py" "$work/ucx" --rails fprail0,fprail1 --launches 1 --hosts "$pair" --sweep \
+    --set 'UCX_NET_DEVICES={rail}' --set 'OMPI_MCA_pml=ucx' --path || failed "ucx: the run folder does not check"
+python3 -c 'import json, sys; sys.exit(json.loads(open(sys.argv[1]).readline())["window"] != 4)' \
+    "$work"/ucx/fprail0_all.1.fabperf_bw.json || failed "ucx: the sweep's arguments (-W 4) did not reach the program"
+
+template ofi REPEATS=1 FABPERF_RAIL_STACK=ofi FABPERF_RAILS="fprail0 fprail1 fpnone" FABPERF_ARGS="-m 64K:64K -W 4 -i 6 -x 1"
+[[ $rc -eq 0 ]] || failed "ofi: exit $rc, expected 0"
+python3 "$here/check-rails.py" "$work/ofi" --rails fprail0,fprail1 --launches 1 --hosts "$pair" \
+    --set 'FI_TCP_IFACE={rail}' --set 'FI_PROVIDER=tcp' --path || failed "ofi: the run folder does not check"
+grep -qx "fpnone@${hosts[0]}-${hosts[1]}: network interface(s) fpnone not present" "$work/ofi/skipped.txt" ||
+    failed "ofi: the missing rail is not in skipped.txt with its reason"
+
+if [[ $fail -eq 0 ]]; then
+    echo "PASS: every rail on two namespace hosts"
+    exit 0
+fi
+exit 1

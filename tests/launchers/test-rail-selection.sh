@@ -1,0 +1,93 @@
+#!/bin/bash
+# The rails of scripts/slurm/rails.sh without launching anything: discovery on a recorded sysfs
+# tree (tests/data/sysfs/nodeA: RDMA ports mlx5_0:1 and mlx5_1:1, ACTIVE; eth0 and ens1f0 up; lo),
+# the default stack, the variables each stack sets for each kind of rail, FABPERF_RAIL_ENV, the
+# node list and the labels, and the launch placement of @nodes= for each MPI_FLAVOR.
+# Exit status: 0 pass, 1 fail.
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+# shellcheck source=scripts/slurm/common.sh
+. "$top/scripts/slurm/common.sh"
+# shellcheck source=scripts/slurm/rails.sh
+. "$top/scripts/slurm/rails.sh"
+unset FABPERF_RAILS FABPERF_RAIL_STACK FABPERF_RAIL_ENV FABPERF_RAIL_NODES FABPERF_OFI_PROVIDER \
+    SLURM_JOB_NODELIST SLURM_NTASKS SLURM_NTASKS_PER_NODE MPIRUN_ARGS
+export FABPERF_SYSFS=$top/tests/data/sysfs/nodeA/sys
+
+fail=0
+checks=0
+# same DESCRIPTION GOT WANT
+same() {
+    checks=$((checks + 1))
+    if [[ $2 == "$3" ]]; then
+        echo "ok - $1"
+    else
+        echo "not ok - $1: got '$2', expected '$3'"
+        fail=1
+    fi
+}
+
+lines() {
+    "$@" | tr '\n' ' ' | sed 's/ $//'
+}
+
+same "discovery: the ACTIVE RDMA ports" "$(lines fp_rails_discover '')" "mlx5_0:1 mlx5_1:1"
+same "discovery for tcp: interfaces that are up, not lo" "$(lines fp_rails_discover tcp)" "ens1f0 eth0"
+same "discovery: interfaces when no RDMA port is ACTIVE" \
+    "$(FABPERF_SYSFS=$top/tests/data/sysfs/vm/sys lines fp_rails_discover ucx)" "eth0"
+same "given rails: an RDMA device gets port 1, an interface stays" \
+    "$(FABPERF_RAILS="mlx5_0,mlx5_1:1 eth0" lines fp_rails_given)" "mlx5_0:1 mlx5_1:1 eth0"
+same "kinds" "$(fp_rail_kind mlx5_1:1) $(fp_rail_kind eth0)" "rdma net"
+same "default stack with an RDMA port: ucx" "$(fp_rail_stack eth0 mlx5_0:1)" ucx
+same "default stack with interfaces only: tcp" "$(fp_rail_stack eth0 ens1f0)" tcp
+same "FABPERF_RAIL_STACK wins" "$(FABPERF_RAIL_STACK=ofi fp_rail_stack eth0)" ofi
+
+same "tcp: btl_tcp_if_include" "$(fp_rail_env tcp eth0)" "OMPI_MCA_btl_tcp_if_include=eth0"
+same "tcp on an RDMA port: refused with the reason" "$(fp_rail_env tcp mlx5_0:1)" \
+    "the tcp stack takes network interfaces; mlx5_0:1 is an RDMA port (give its IPoIB or RoCE interface)"
+fp_rail_env tcp mlx5_0:1 >/dev/null
+same "tcp on an RDMA port: status 1" "$?" 1
+same "ucx: UCX_NET_DEVICES, port included" "$(fp_rail_env ucx mlx5_1:1)" "UCX_NET_DEVICES=mlx5_1:1"
+same "ucx on an interface" "$(fp_rail_env ucx eth0)" "UCX_NET_DEVICES=eth0"
+same "nccl on an RDMA port: NCCL_IB_HCA, exact match" "$(fp_rail_env nccl mlx5_0:1)" \
+    "NCCL_IB_DISABLE=0 NCCL_IB_HCA==mlx5_0:1"
+same "nccl on an interface: sockets on it" "$(fp_rail_env nccl eth0)" \
+    "NCCL_IB_DISABLE=1 NCCL_SOCKET_IFNAME==eth0"
+same "ofi on an RDMA port: verbs device" "$(fp_rail_env ofi mlx5_1:1)" \
+    "FI_PROVIDER=verbs;ofi_rxm FI_VERBS_DEVICE_NAME=mlx5_1"
+same "ofi on an interface: tcp interface" "$(fp_rail_env ofi eth0)" "FI_PROVIDER=tcp FI_TCP_IFACE=eth0"
+same "FABPERF_OFI_PROVIDER" "$(FABPERF_OFI_PROVIDER='tcp;ofi_rxm' fp_rail_env ofi eth0)" \
+    "FI_PROVIDER=tcp;ofi_rxm FI_TCP_IFACE=eth0"
+same "FABPERF_RAIL_ENV adds words and replaces the stack's of the same name" \
+    "$(FABPERF_RAIL_ENV='UCX_TLS=rc,self FI_PROVIDER=efa' fp_rail_env ofi eth0)" \
+    "FI_TCP_IFACE=eth0 UCX_TLS=rc,self FI_PROVIDER=efa"
+same "unknown stack: the reason" "$(fp_rail_env psm eth0)" "unknown FABPERF_RAIL_STACK 'psm' (tcp, ucx, ofi, nccl)"
+
+same "nodes from FABPERF_RAIL_NODES" "$(FABPERF_RAIL_NODES='a,b c' lines fp_rail_nodes)" "a b c"
+same "labels" "$(fp_rail_label mlx5_0:1 a b) $(fp_rail_label eth0)" "mlx5_0:1@a-b eth0@all"
+
+# build LAUNCH-ARGS: the launch command of fabperf_bw for one matrix line
+build() {
+    fp_build_cmd /bin/fabperf_bw "UCX_NET_DEVICES=mlx5_0:1" "$1" -m 1M
+    echo "${FP_CMD[*]}"
+}
+root=''
+[[ $(id -u) -eq 0 ]] && root='--allow-run-as-root '
+same "@nodes= with Open MPI: one rank on each node" "$(SLURM_NTASKS=8 SLURM_NTASKS_PER_NODE=1 build @nodes=a,b)" \
+    "env UCX_NET_DEVICES=mlx5_0:1 mpirun ${root}-np 2 --host a:1,b:1 --bind-to none -x UCX_NET_DEVICES=mlx5_0:1 /bin/fabperf_bw -m 1M"
+same "@nodes= with three nodes" "$(build @nodes=a,b,c)" \
+    "env UCX_NET_DEVICES=mlx5_0:1 mpirun ${root}-np 3 --host a:1,b:1,c:1 --bind-to none -x UCX_NET_DEVICES=mlx5_0:1 /bin/fabperf_bw -m 1M"
+same "@nodes= with MPICH" "$(MPI_FLAVOR=mpich build @nodes=a,b)" \
+    "env UCX_NET_DEVICES=mlx5_0:1 mpiexec -n 2 -hosts a,b -ppn 1 -genv UCX_NET_DEVICES mlx5_0:1 /bin/fabperf_bw -m 1M"
+same "@nodes= with srun" "$(MPI_FLAVOR=srun build @nodes=a,b)" \
+    "env UCX_NET_DEVICES=mlx5_0:1 srun --mpi=pmix --kill-on-bad-exit=1 --nodes=2 --ntasks=2 --ntasks-per-node=1 --nodelist=a,b /bin/fabperf_bw -m 1M"
+same "without @nodes= the job's ranks as before" "$(SLURM_NTASKS=4 SLURM_NTASKS_PER_NODE=2 build '')" \
+    "env UCX_NET_DEVICES=mlx5_0:1 mpirun ${root}-np 4 --map-by ppr:2:node --bind-to none -x UCX_NET_DEVICES=mlx5_0:1 /bin/fabperf_bw -m 1M"
+
+echo "$checks checks"
+if [[ $fail -eq 0 ]]; then
+    echo "PASS: rail selection"
+    exit 0
+fi
+exit 1
