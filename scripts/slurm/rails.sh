@@ -177,3 +177,30 @@ fp_rail_label() {
         echo "$1@all"
     fi
 }
+
+# fp_rail_programs STACK: the programs, one a line: FABPERF_RAIL_SWEEP's, else FABPERF_PROGRAMS,
+# else fabperf_allreduce for nccl and fabperf_bw fabperf_latency for the other stacks
+fp_rail_programs() {
+    local words=()
+    read -r -a words <<<"${FABPERF_RAIL_SWEEP:-}"
+    if [[ ${#words[@]} -gt 0 ]]; then
+        echo "${words[0]}"
+        return
+    fi
+    if [[ $1 == nccl ]]; then
+        read -r -a words <<<"${FABPERF_PROGRAMS:-fabperf_allreduce}"
+    else
+        read -r -a words <<<"${FABPERF_PROGRAMS:-fabperf_bw fabperf_latency}"
+    fi
+    printf '%s\n' "${words[@]}"
+}
+
+# fp_rail_program_args STACK: the programs' arguments beside FABPERF_ARGS, one a line: --backend
+# nccl for nccl, and FABPERF_RAIL_SWEEP's arguments
+fp_rail_program_args() {
+    local words=()
+    [[ $1 == nccl ]] && printf '%s\n' --backend nccl
+    read -r -a words <<<"${FABPERF_RAIL_SWEEP:-}"
+    [[ ${#words[@]} -gt 1 ]] && printf '%s\n' "${words[@]:1}"
+    return 0
+}

@@ -4,7 +4,8 @@
 check-rails.py DIR --rails R1,R2 --set VAR=FORMAT [--set ...] --launches N [options]
   --rails R1,R2     the rails that ran (labels RAIL@...)
   --set VAR=FORMAT  every result file of rail R records env VAR = FORMAT with {rail} replaced
-                    by R (repeatable)
+                    by R, and where FORMAT holds {rail} the summary's selection of R too
+                    (repeatable)
   --launches N      result files per rail
   --hosts H1,H2     every file has one rank on each of these hosts
   --slow RAIL       the summary's only finding is "slow rail RAIL" (without it: no finding)
@@ -75,7 +76,7 @@ def check_summary(a, errs):
     for r in table["rails"]:
         for kv in a.set:
             var, _, fmt = kv.partition("=")
-            if [s.get(var) for s in r["selection"]] != [fmt.replace("{rail}", r["name"])]:
+            if "{rail}" in fmt and [s.get(var) for s in r["selection"]] != [fmt.replace("{rail}", r["name"])]:
                 errs.append(f"summary rail {r['name']}: selection {r['selection']} lacks {var}")
 
 

@@ -8,7 +8,8 @@
 #    evidence shows the payload on its rail alone;
 #  - UCX (UCX_NET_DEVICES) through FABPERF_RAIL_SWEEP, and libfabric's tcp provider
 #    (FI_TCP_IFACE) with a rail that does not exist: one launch per rail, each recorded and on
-#    its rail, the missing rail skipped with its reason.
+#    its rail, the missing rail skipped with its reason;
+#  - NCCL on a machine without a GPU: the rail skipped with the reason, exit 1.
 # Environment: FABPERF_BIN (directory with fabperf_bw, Open MPI build); FABPERF_TEST_KEEP=1 keeps
 # the run folders.
 # Exit status: 0 pass, 1 fail, 77 skip.
@@ -83,23 +84,37 @@ if [[ $(grep -c '^slow ' "$work/tcp/summary/rails.txt") -ne 1 ]] ||
     failed "tcp: the summary does not name fprail1, and only it, as slow"
 fi
 python3 "$here/check-rails.py" "$work/tcp" --rails fprail0,fprail1 --launches 4 --hosts "$pair" \
-    --set 'OMPI_MCA_btl_tcp_if_include={rail}' --slow fprail1 --max-ratio 0.5 --path ||
+    --set 'OMPI_MCA_btl_tcp_if_include={rail}' --set OMPI_MCA_pml=ob1 --set OMPI_MCA_btl=tcp,self \
+    --slow fprail1 --max-ratio 0.5 --path ||
     failed "tcp: the run folder or its summary does not check"
 
-template ucx REPEATS=1 FABPERF_RAIL_STACK=ucx FABPERF_RAILS="fprail0,fprail1" \
-    FABPERF_RAIL_SWEEP="fabperf_bw -m 64K:64K -W 4 -i 6 -x 1"
+template ucx REPEATS=1 FABPERF_RAIL_STACK=ucx FABPERF_RAILS="fprail0,fprail1" FABPERF_ARGS="-m 64K:64K" \
+    FABPERF_RAIL_SWEEP="fabperf_bw -W 4 -i 6 -x 1"
 [[ $rc -eq 0 ]] || failed "ucx: exit $rc, expected 0 (one launch a rail cannot call a rail slow)"
 python3 "$here/check-rails.py" "$work/ucx" --rails fprail0,fprail1 --launches 1 --hosts "$pair" --sweep \
-    --set 'UCX_NET_DEVICES={rail}' --set 'OMPI_MCA_pml=ucx' --path || failed "ucx: the run folder does not check"
-python3 -c 'import json, sys; sys.exit(json.loads(open(sys.argv[1]).readline())["window"] != 4)' \
-    "$work"/ucx/fprail0_all.1.fabperf_bw.json || failed "ucx: the sweep's arguments (-W 4) did not reach the program"
+    --set 'UCX_NET_DEVICES={rail}' --set OMPI_MCA_pml=ucx --set OMPI_MCA_pml_ucx_tls=any \
+    --set OMPI_MCA_pml_ucx_devices=any --set OMPI_MCA_osc=ucx --path || failed "ucx: the run folder does not check"
+python3 -c 'import json, sys
+records = [json.loads(line) for line in open(sys.argv[1])]
+sys.exit(records[0]["window"] != 4 or [r["size"] for r in records if r["type"] == "row"] != [65536])' \
+    "$work"/ucx/fprail0_all.1.fabperf_bw.json ||
+    failed "ucx: FABPERF_ARGS (-m 64K:64K) and the sweep's arguments (-W 4) did not both reach the program"
 
 template ofi REPEATS=1 FABPERF_RAIL_STACK=ofi FABPERF_RAILS="fprail0 fprail1 fpnone" FABPERF_ARGS="-m 64K:64K -W 4 -i 6 -x 1"
 [[ $rc -eq 0 ]] || failed "ofi: exit $rc, expected 0"
 python3 "$here/check-rails.py" "$work/ofi" --rails fprail0,fprail1 --launches 1 --hosts "$pair" \
-    --set 'FI_TCP_IFACE={rail}' --set 'FI_PROVIDER=tcp' --path || failed "ofi: the run folder does not check"
+    --set 'FI_TCP_IFACE={rail}' --set FI_PROVIDER=tcp --set OMPI_MCA_pml=cm --set OMPI_MCA_mtl=ofi \
+    --set OMPI_MCA_mtl_ofi_provider_exclude=none --path || failed "ofi: the run folder does not check"
 grep -qx "fpnone@${hosts[0]}-${hosts[1]}: network interface(s) fpnone not present" "$work/ofi/skipped.txt" ||
     failed "ofi: the missing rail is not in skipped.txt with its reason"
+
+# nccl without a GPU: every rail skipped with the reason, nothing to summarise: exit 1.
+if ! nvidia-smi -L 2>/dev/null | grep -q GPU; then
+    template nccl FABPERF_RAIL_STACK=nccl FABPERF_RAILS=fprail0
+    [[ $rc -eq 1 ]] || failed "nccl without a GPU: exit $rc, expected 1"
+    grep -q "^fprail0@${hosts[0]}-${hosts[1]}: no NVIDIA GPU visible on every node (nvidia-smi -L)" "$work/nccl/skipped.txt" ||
+        failed "nccl without a GPU: the rail is not skipped with the reason"
+fi
 
 if [[ $fail -eq 0 ]]; then
     echo "PASS: every rail on two namespace hosts"

@@ -2,7 +2,8 @@
 # The rails of scripts/slurm/rails.sh without launching anything: discovery on a recorded sysfs
 # tree (tests/data/sysfs/nodeA: RDMA ports mlx5_0:1 and mlx5_1:1, ACTIVE; eth0 and ens1f0 up; lo),
 # the default stack, the variables each stack sets for each kind of rail, FABPERF_RAIL_ENV, the
-# node list and the labels, and the launch placement of @nodes= for each MPI_FLAVOR.
+# node list, the labels, the programs and their arguments, and the launch placement of @nodes= for
+# each MPI_FLAVOR.
 # Exit status: 0 pass, 1 fail.
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,6 +13,7 @@ top=$(cd "$here/../.." && pwd)
 # shellcheck source=scripts/slurm/rails.sh
 . "$top/scripts/slurm/rails.sh"
 unset FABPERF_RAILS FABPERF_RAIL_STACK FABPERF_RAIL_ENV FABPERF_RAIL_NODES FABPERF_OFI_PROVIDER \
+    FABPERF_RAIL_SWEEP FABPERF_PROGRAMS \
     SLURM_JOB_NODELIST SLURM_NTASKS SLURM_NTASKS_PER_NODE MPIRUN_ARGS
 export FABPERF_SYSFS=$top/tests/data/sysfs/nodeA/sys
 
@@ -66,6 +68,15 @@ same "unknown stack: the reason" "$(fp_rail_env psm eth0)" "unknown FABPERF_RAIL
 
 same "nodes from FABPERF_RAIL_NODES" "$(FABPERF_RAIL_NODES='a,b c' lines fp_rail_nodes)" "a b c"
 same "labels" "$(fp_rail_label mlx5_0:1 a b) $(fp_rail_label eth0)" "mlx5_0:1@a-b eth0@all"
+
+same "programs: fabperf_bw and fabperf_latency" "$(lines fp_rail_programs tcp)" "fabperf_bw fabperf_latency"
+same "programs with nccl: fabperf_allreduce --backend nccl" \
+    "$(lines fp_rail_programs nccl) $(lines fp_rail_program_args nccl)" "fabperf_allreduce --backend nccl"
+same "programs: FABPERF_PROGRAMS" "$(FABPERF_PROGRAMS=fabperf_bibw lines fp_rail_programs ucx)" "fabperf_bibw"
+same "a sweep: its program and arguments" \
+    "$(FABPERF_RAIL_SWEEP='fabperf_allpairs --mode shift' FABPERF_PROGRAMS=fabperf_bibw lines fp_rail_programs ucx) $(FABPERF_RAIL_SWEEP='fabperf_allpairs --mode shift' lines fp_rail_program_args ucx)" \
+    "fabperf_allpairs --mode shift"
+same "no arguments but FABPERF_ARGS otherwise" "$(lines fp_rail_program_args ucx)" ""
 
 # build LAUNCH-ARGS: the launch command of fabperf_bw for one matrix line
 build() {
