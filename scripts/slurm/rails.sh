@@ -13,7 +13,8 @@
 #   FABPERF_RAIL_SWEEP   "PROGRAM [ARGS]": each rail runs PROGRAM once over all nodes, one rank
 #                        on each, instead of the pairs
 #   FABPERF_OFI_PROVIDER FI_PROVIDER of the ofi stack [verbs;ofi_rxm for RDMA, tcp otherwise]
-#   FABPERF_SYSFS        sysfs root read for discovery and kinds [/sys]
+#   FABPERF_SYSFS        sysfs root read for discovery, kinds and the RDMA port state [/sys]
+#   FABPERF_RAIL_SUMMARY, FABPERF_RAIL_SUMMARY_ARGS  the summary command and its options
 
 # fp_rails_given: FABPERF_RAILS, one a line, an RDMA device without a port given its port 1
 fp_rails_given() {
@@ -138,11 +139,10 @@ fp_rail_check() {
     local stack=$1 rail=$2 envs script
     envs=$(fp_rail_env "$stack" "$rail") || { echo "$envs"; return 1; }
     if [[ $(fp_rail_kind "$rail") == rdma ]]; then
-        fp_have_ib_hca "$rail" || return 1
+        local state=${FABPERF_SYSFS:-/sys}/class/infiniband/${rail%%:*}/ports/${rail#*:}/state
         # shellcheck disable=SC2016 # expanded by the inner sh
-        script='grep -q ACTIVE "/sys/class/infiniband/$1/ports/$2/state"'
-        if ! fp_on_all_nodes sh -c "$script" sh "${rail%%:*}" "${rail#*:}" 2>/dev/null; then
-            echo "RDMA port $rail not ACTIVE on every node (/sys/class/infiniband/${rail%%:*}/ports/${rail#*:}/state)"
+        if ! fp_on_all_nodes sh -c 'grep -q ACTIVE "$1"' sh "$state" 2>/dev/null; then
+            echo "RDMA port $rail not ACTIVE on every node ($state)"
             return 1
         fi
     else
@@ -167,6 +167,26 @@ fp_rail_stack_check() {
     nccl) fp_have_gpus ;;
     *) return 0 ;;
     esac
+}
+
+# fp_rail_matrix STACK "RAILS" "NODES": the matrix lines (common.sh's FP_MATRIX), one a line: per
+# rail, the first node with each other node, one rank on each; with FABPERF_RAIL_SWEEP, per rail
+# one line over all the nodes, one rank on each
+fp_rail_matrix() {
+    local stack=$1 rails=() nodes=() r n envs all
+    read -r -a rails <<<"$2"
+    read -r -a nodes <<<"$3"
+    all=${nodes[*]}
+    for r in "${rails[@]}"; do
+        envs=$(fp_rail_env "$stack" "$r") || envs=''
+        if [[ -n ${FABPERF_RAIL_SWEEP:-} ]]; then
+            echo "$(fp_rail_label "$r")|$envs|@nodes=${all// /,}"
+            continue
+        fi
+        for n in "${nodes[@]:1}"; do
+            echo "$(fp_rail_label "$r" "${nodes[0]}" "$n")|$envs|@nodes=${nodes[0]},$n"
+        done
+    done
 }
 
 # fp_rail_label RAIL NODE-A NODE-B: the configuration label, RAIL@A-B (RAIL@all for a sweep)
@@ -203,4 +223,27 @@ fp_rail_program_args() {
     read -r -a words <<<"${FABPERF_RAIL_SWEEP:-}"
     [[ ${#words[@]} -gt 1 ]] && printf '%s\n' "${words[@]:1}"
     return 0
+}
+
+# fp_rails_summary DEFAULT-COMMAND: the summary of FABPERF_RUN_DIR into its summary/ folder
+# (rails.txt, rails.json, rails.status: a folder of its own, as the run folder's *.json are
+# results) and onto standard output. The command is FABPERF_RAIL_SUMMARY, else DEFAULT-COMMAND,
+# else fabperf-rails in PATH; FABPERF_RAIL_SUMMARY_ARGS adds its options. Returns its exit status,
+# 127 when no command is found.
+fp_rails_summary() {
+    local tool=${FABPERF_RAIL_SUMMARY:-$1} dir=$FABPERF_RUN_DIR/summary args=() rc
+    mkdir -p "$dir" || return 2
+    [[ -x $tool ]] || tool=$(command -v "${FABPERF_RAIL_SUMMARY:-fabperf-rails}") || tool=''
+    if [[ -z $tool ]]; then
+        fp_log "rails: no summary: ${FABPERF_RAIL_SUMMARY:-fabperf-rails} not found (FABPERF_RAIL_SUMMARY)"
+        echo "not found" >"$dir/rails.status"
+        return 127
+    fi
+    read -r -a args <<<"${FABPERF_RAIL_SUMMARY_ARGS:-}"
+    "$tool" "${args[@]}" --format json --output "$dir/rails.json" "$FABPERF_RUN_DIR" 2>/dev/null
+    "$tool" "${args[@]}" --output "$dir/rails.txt" "$FABPERF_RUN_DIR"
+    rc=$?
+    echo "$rc" >"$dir/rails.status"
+    [[ -r $dir/rails.txt ]] && cat "$dir/rails.txt"
+    return "$rc"
 }

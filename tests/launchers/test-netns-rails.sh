@@ -7,8 +7,8 @@
 #    fprail1 and only it as slow; every result records its btl_tcp_if_include, and its path
 #    evidence shows the payload on its rail alone;
 #  - UCX (UCX_NET_DEVICES) through FABPERF_RAIL_SWEEP, and libfabric's tcp provider
-#    (FI_TCP_IFACE) with a rail that does not exist: one launch per rail, each recorded and on
-#    its rail, the missing rail skipped with its reason;
+#    (FI_TCP_IFACE) with a rail that does not exist and one without an address: one launch per
+#    rail, each recorded and on its rail, the others skipped with their reasons;
 #  - NCCL on a machine without a GPU: the rail skipped with the reason, exit 1.
 # Environment: FABPERF_BIN (directory with fabperf_bw, Open MPI build); FABPERF_TEST_KEEP=1 keeps
 # the run folders.
@@ -100,13 +100,20 @@ sys.exit(records[0]["window"] != 4 or [r["size"] for r in records if r["type"] =
     "$work"/ucx/fprail0_all.1.fabperf_bw.json ||
     failed "ucx: FABPERF_ARGS (-m 64K:64K) and the sweep's arguments (-W 4) did not both reach the program"
 
-template ofi REPEATS=1 FABPERF_RAIL_STACK=ofi FABPERF_RAILS="fprail0 fprail1 fpnone" FABPERF_ARGS="-m 64K:64K -W 4 -i 6 -x 1"
+# An interface without an address, made after the discovery above.
+if ! ip -n "${hosts[0]}" link add fpnoaddr type dummy || ! ip -n "${hosts[0]}" link set fpnoaddr up; then
+    failed "dummy interface"
+fi
+template ofi REPEATS=1 FABPERF_RAIL_STACK=ofi FABPERF_RAILS="fprail0 fprail1 fpnone fpnoaddr" \
+    FABPERF_ARGS="-m 64K:64K -W 4 -i 6 -x 1"
 [[ $rc -eq 0 ]] || failed "ofi: exit $rc, expected 0"
 python3 "$here/check-rails.py" "$work/ofi" --rails fprail0,fprail1 --launches 1 --hosts "$pair" \
     --set 'FI_TCP_IFACE={rail}' --set FI_PROVIDER=tcp --set OMPI_MCA_pml=cm --set OMPI_MCA_mtl=ofi \
     --set OMPI_MCA_mtl_ofi_provider_exclude=none --path || failed "ofi: the run folder does not check"
 grep -qx "fpnone@${hosts[0]}-${hosts[1]}: network interface(s) fpnone not present" "$work/ofi/skipped.txt" ||
     failed "ofi: the missing rail is not in skipped.txt with its reason"
+grep -qx "fpnoaddr@${hosts[0]}-${hosts[1]}: network interface fpnoaddr has no IPv4 address on every node (ip -4 addr show dev fpnoaddr)" \
+    "$work/ofi/skipped.txt" || failed "ofi: the rail without an address is not in skipped.txt with its reason"
 
 # nccl without a GPU: every rail skipped with the reason, nothing to summarise: exit 1.
 if ! nvidia-smi -L 2>/dev/null | grep -q GPU; then

@@ -66,6 +66,33 @@ same "FABPERF_RAIL_ENV adds words and replaces the stack's of the same name" \
     "FI_TCP_IFACE=eth0 UCX_TLS=rc,self FI_PROVIDER=efa"
 same "unknown stack: the reason" "$(fp_rail_env psm eth0)" "unknown FABPERF_RAIL_STACK 'psm' (tcp, ucx, ofi, nccl)"
 
+# A tree of its own for what nodeA lacks: a bridge that is up, and an interface that is down.
+fake=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-rails-sysfs.XXXXXX")
+trap 'rm -rf "$fake"' EXIT
+mkdir -p "$fake/class/net/br0/bridge" "$fake/class/net/eth1" "$fake/class/net/eth2" "$fake/class/net/lo"
+echo up >"$fake/class/net/br0/operstate"
+echo up >"$fake/class/net/eth1/operstate"
+echo down >"$fake/class/net/eth2/operstate"
+echo unknown >"$fake/class/net/lo/operstate"
+same "discovery: neither a bridge nor an interface that is down" "$(FABPERF_SYSFS=$fake lines fp_rails_discover '')" "eth1"
+
+same "check: an ACTIVE port passes to the stack's own check (ofi: fi_info -p)" \
+    "$(FABPERF_OFI_PROVIDER=fabperf-none fp_rail_check ofi mlx5_0:1)" \
+    "libfabric provider 'fabperf-none' not available (fi_info -p 'fabperf-none')"
+same "check: a port that is not ACTIVE" "$(fp_rail_check ofi mlx5_0:2)" \
+    "RDMA port mlx5_0:2 not ACTIVE on every node ($FABPERF_SYSFS/class/infiniband/mlx5_0/ports/2/state)"
+same "check: an interface that does not exist" "$(fp_rail_check tcp fpnone0)" "network interface(s) fpnone0 not present"
+same "check: loopback has an IPv4 address and passes with tcp" "$(fp_rail_check tcp lo; echo "status $?")" "status 0"
+
+same "matrix: the first node with each other node, per rail" \
+    "$(lines fp_rail_matrix tcp "eth0 eth1" "a b c")" \
+    "eth0@a-b|OMPI_MCA_btl_tcp_if_include=eth0|@nodes=a,b eth0@a-c|OMPI_MCA_btl_tcp_if_include=eth0|@nodes=a,c eth1@a-b|OMPI_MCA_btl_tcp_if_include=eth1|@nodes=a,b eth1@a-c|OMPI_MCA_btl_tcp_if_include=eth1|@nodes=a,c"
+same "matrix of a sweep: one line a rail over all the nodes" \
+    "$(FABPERF_RAIL_SWEEP=fabperf_allpairs lines fp_rail_matrix ucx "mlx5_0:1 mlx5_1:1" "a b c")" \
+    "mlx5_0:1@all|UCX_NET_DEVICES=mlx5_0:1|@nodes=a,b,c mlx5_1:1@all|UCX_NET_DEVICES=mlx5_1:1|@nodes=a,b,c"
+same "matrix: a rail the stack refuses has no variables (its check says why)" \
+    "$(lines fp_rail_matrix tcp "mlx5_0:1" "a b")" "mlx5_0:1@a-b||@nodes=a,b"
+
 same "nodes from FABPERF_RAIL_NODES" "$(FABPERF_RAIL_NODES='a,b c' lines fp_rail_nodes)" "a b c"
 same "labels" "$(fp_rail_label mlx5_0:1 a b) $(fp_rail_label eth0)" "mlx5_0:1@a-b eth0@all"
 
@@ -95,6 +122,44 @@ same "@nodes= with srun" "$(MPI_FLAVOR=srun build @nodes=a,b)" \
     "env UCX_NET_DEVICES=mlx5_0:1 srun --mpi=pmix --kill-on-bad-exit=1 --nodes=2 --ntasks=2 --ntasks-per-node=1 --nodelist=a,b /bin/fabperf_bw -m 1M"
 same "without @nodes= the job's ranks as before" "$(SLURM_NTASKS=4 SLURM_NTASKS_PER_NODE=2 build '')" \
     "env UCX_NET_DEVICES=mlx5_0:1 mpirun ${root}-np 4 --map-by ppr:2:node --bind-to none -x UCX_NET_DEVICES=mlx5_0:1 /bin/fabperf_bw -m 1M"
+
+# The summary step, on a synthetic run folder with a slow rail.
+run=$fake/run
+python3 "$top/tests/compare/rails_fixtures.py" "$run" rail
+tool=${FABPERF_RAILS_TOOL:-$top/tools/fabperf-rails}
+FABPERF_RUN_DIR=$run fp_rails_summary "$tool" >"$fake/summary.out"
+same "summary: its exit status, returned and in summary/rails.status" "$? $(cat "$run/summary/rails.status")" "3 3"
+same "summary: the text in summary/rails.txt and on standard output" \
+    "$(grep -c '^slow rail mlx5_1:1' "$run/summary/rails.txt" "$fake/summary.out" | tr '\n' ' ')" \
+    "$run/summary/rails.txt:1 $fake/summary.out:1 "
+same "summary: the JSON in summary/rails.json" \
+    "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["findings"])' "$run/summary/rails.json")" 1
+FABPERF_RUN_DIR=$run FABPERF_RAIL_SUMMARY_ARGS="--size 64K --expect bw>=2000" fp_rails_summary "$tool" >/dev/null
+same "summary: FABPERF_RAIL_SUMMARY_ARGS reach it" \
+    "$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["tables"][0]["size"], d["findings"])' "$run/summary/rails.json")" \
+    "65536 5"
+printf '#!/bin/sh\necho "$*" >"%s"\nexec "%s" "$@"\n' "$fake/called" "$tool" >"$fake/wrapper"
+chmod +x "$fake/wrapper"
+FABPERF_RUN_DIR=$run FABPERF_RAIL_SUMMARY=$fake/wrapper fp_rails_summary /nonexistent >/dev/null
+same "summary: FABPERF_RAIL_SUMMARY names the command" "$(cat "$fake/called")" "--output $run/summary/rails.txt $run"
+FABPERF_RUN_DIR=$run FABPERF_RAIL_SUMMARY=/nonexistent fp_rails_summary "$tool" >"$fake/summary.out"
+same "summary: no command found: 127, said, and \"not found\" in rails.status" \
+    "$? $(cat "$run/summary/rails.status") $(grep -c 'no summary: /nonexistent not found' "$fake/summary.out")" "127 not found 1"
+
+# The template's early exits, before any launch.
+# template VAR=VAL...: rails.sbatch outside Slurm; "STATUS LAST-LINE"
+template() {
+    env "$@" FABPERF_RUN_DIR="$fake/never" bash "$top/scripts/slurm/rails.sbatch" 2>&1 |
+        tail -n 1 | sed 's/^[0-9:]* fabperf: //'
+    echo "status ${PIPESTATUS[0]}"
+}
+same "template: no rail" "$(FABPERF_SYSFS=$fake/none lines template)" \
+    "rails: none given (FABPERF_RAILS) and none found (ACTIVE RDMA ports, interfaces that are up) status 1"
+same "template: tcp with MPICH refused" "$(lines template FABPERF_RAILS=eth0 MPI_FLAVOR=mpich)" \
+    "rails: the tcp stack selects Open MPI's TCP BTL (MPI_FLAVOR openmpi or srun); with mpich use FABPERF_RAIL_STACK=ucx or ofi status 1"
+same "template: one node" "$(lines template FABPERF_RAILS=eth0 FABPERF_RAIL_NODES=a)" \
+    "rails: two nodes or more needed (nodes: a; FABPERF_RAIL_NODES or the allocation) status 1"
+same "template: nothing launched" "$([[ -e $fake/never ]] && echo exists)" ""
 
 echo "$checks checks"
 if [[ $fail -eq 0 ]]; then
