@@ -189,6 +189,17 @@ fp_rail_matrix() {
     done
 }
 
+# fp_rail_mca STACK: Open MPI's options for the stack, "NAME VALUE" a line (Debian's
+# openmpi-mca-params.conf disables UCX and the OFI MTL's tcp provider: they are forced)
+fp_rail_mca() {
+    case $1 in
+    tcp) printf '%s\n' 'pml ob1' 'btl tcp,self' ;;
+    ucx) printf '%s\n' 'pml ucx' 'pml_ucx_tls any' 'pml_ucx_devices any' 'osc ucx' ;;
+    ofi) printf '%s\n' 'pml cm' 'mtl ofi' 'mtl_ofi_provider_exclude none' ;;
+    esac
+    return 0
+}
+
 # fp_rail_label RAIL NODE-A NODE-B: the configuration label, RAIL@A-B (RAIL@all for a sweep)
 fp_rail_label() {
     if [[ -n ${3:-} ]]; then

@@ -6,9 +6,10 @@
 #  - Open MPI's TCP BTL on the discovered rails, 4 launches each: exit 3, the summary names
 #    fprail1 and only it as slow; every result records its btl_tcp_if_include, and its path
 #    evidence shows the payload on its rail alone;
-#  - UCX (UCX_NET_DEVICES) through FABPERF_RAIL_SWEEP, and libfabric's tcp provider
-#    (FI_TCP_IFACE) with a rail that does not exist and one without an address: one launch per
-#    rail, each recorded and on its rail, the others skipped with their reasons;
+#  - UCX (UCX_NET_DEVICES) through FABPERF_RAIL_SWEEP without a summary command (exit 0), and
+#    libfabric's tcp provider (FI_TCP_IFACE) with a rail that does not exist, one without an
+#    address and a launch that fails (exit 1): one launch per rail, each recorded and on its rail,
+#    the others skipped with their reasons;
 #  - NCCL on a machine without a GPU: the rail skipped with the reason, exit 1.
 # Environment: FABPERF_BIN (directory with fabperf_bw, Open MPI build); FABPERF_TEST_KEEP=1 keeps
 # the run folders.
@@ -89,9 +90,16 @@ python3 "$here/check-rails.py" "$work/tcp" --rails fprail0,fprail1 --launches 4 
     --slow fprail1 --max-ratio 0.5 --path ||
     failed "tcp: the run folder or its summary does not check"
 
+# No summary command: the job says so and ends as its launches did; the summary is made here.
 template ucx REPEATS=1 FABPERF_RAIL_STACK=ucx FABPERF_RAILS="fprail0,fprail1" FABPERF_ARGS="-m 64K:64K" \
-    FABPERF_RAIL_SWEEP="fabperf_bw -W 4 -i 6 -x 1"
-[[ $rc -eq 0 ]] || failed "ucx: exit $rc, expected 0 (one launch a rail cannot call a rail slow)"
+    FABPERF_RAIL_SWEEP="fabperf_bw -W 4 -i 6 -x 1" FABPERF_RAIL_SUMMARY=/nonexistent
+[[ $rc -eq 0 ]] || failed "ucx: exit $rc, expected 0 (launches ok, no summary command)"
+[[ $(cat "$work/ucx/summary/rails.status" 2>/dev/null) == "not found" ]] || failed "ucx: rails.status is not \"not found\""
+grep -q 'rails: no summary: /nonexistent not found' "$work/ucx.out" || failed "ucx: the job does not say there is no summary"
+python3 "$top/tools/fabperf-rails" --format json --output "$work/ucx/summary/rails.json" "$work/ucx" ||
+    failed "ucx: fabperf-rails does not exit 0 with one launch a rail"
+grep -q -e '--label fprail0@all -m 64K:64K -W 4 -i 6 -x 1$' "$work/ucx/fprail0_all.1.fabperf_bw.log" ||
+    failed "ucx: the sweep's arguments do not follow FABPERF_ARGS"
 python3 "$here/check-rails.py" "$work/ucx" --rails fprail0,fprail1 --launches 1 --hosts "$pair" --sweep \
     --set 'UCX_NET_DEVICES={rail}' --set OMPI_MCA_pml=ucx --set OMPI_MCA_pml_ucx_tls=any \
     --set OMPI_MCA_pml_ucx_devices=any --set OMPI_MCA_osc=ucx --path || failed "ucx: the run folder does not check"
@@ -106,9 +114,12 @@ if ! ip -n "${hosts[0]}" link add fpnoaddr type veth peer name fpnoaddr1 ||
     ! ip -n "${hosts[0]}" link set fpnoaddr up || ! ip -n "${hosts[0]}" link set fpnoaddr1 up; then
     failed "interface without an address"
 fi
+# One more configuration whose launch fails (hosts that do not exist): the job ends 1.
 template ofi REPEATS=1 FABPERF_RAIL_STACK=ofi FABPERF_RAILS="fprail0 fprail1 fpnone fpnoaddr" \
-    FABPERF_ARGS="-m 64K:64K -W 4 -i 6 -x 1"
-[[ $rc -eq 0 ]] || failed "ofi: exit $rc, expected 0"
+    FABPERF_ARGS="-m 64K:64K -W 4 -i 6 -x 1" FABPERF_EXTRA_CONFIGS="broken@x||@nodes=fabperf-none1,fabperf-none2"
+[[ $rc -eq 1 ]] || failed "ofi: exit $rc, expected 1 (a launch failed)"
+[[ $(cat "$work/ofi/summary/rails.status" 2>/dev/null) == 0 ]] || failed "ofi: the summary did not run, or found something"
+grep -q $'^broken@x\t1\tfabperf_bw\tfailed(' "$work/ofi/launches.tsv" || failed "ofi: the failed launch is not in launches.tsv"
 python3 "$here/check-rails.py" "$work/ofi" --rails fprail0,fprail1 --launches 1 --hosts "$pair" \
     --set 'FI_TCP_IFACE={rail}' --set FI_PROVIDER=tcp --set OMPI_MCA_pml=cm --set OMPI_MCA_mtl=ofi \
     --set OMPI_MCA_mtl_ofi_provider_exclude=none --path || failed "ofi: the run folder does not check"

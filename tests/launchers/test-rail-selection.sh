@@ -96,6 +96,13 @@ same "matrix: a rail the stack refuses has no variables (its check says why)" \
 same "nodes from FABPERF_RAIL_NODES" "$(FABPERF_RAIL_NODES='a,b c' lines fp_rail_nodes)" "a b c"
 same "labels" "$(fp_rail_label mlx5_0:1 a b) $(fp_rail_label eth0)" "mlx5_0:1@a-b eth0@all"
 
+same "Open MPI options: tcp" "$(lines fp_rail_mca tcp)" "pml ob1 btl tcp,self"
+same "Open MPI options: ucx" "$(lines fp_rail_mca ucx)" "pml ucx pml_ucx_tls any pml_ucx_devices any osc ucx"
+same "Open MPI options: ofi" "$(lines fp_rail_mca ofi)" "pml cm mtl ofi mtl_ofi_provider_exclude none"
+same "Open MPI options: none for nccl" "$(lines fp_rail_mca nccl)" ""
+same "check: ucx must list the device (ucx_info -d)" "$(fp_rail_stack_check ucx UCX_NET_DEVICES=fpnone0)" \
+    "UCX device(s) fpnone0 not present (ucx_info -d | grep Device)"
+
 same "programs: fabperf_bw and fabperf_latency" "$(lines fp_rail_programs tcp)" "fabperf_bw fabperf_latency"
 same "programs with nccl: fabperf_allreduce --backend nccl" \
     "$(lines fp_rail_programs nccl) $(lines fp_rail_program_args nccl)" "fabperf_allreduce --backend nccl"
@@ -157,6 +164,9 @@ same "template: no rail" "$(FABPERF_SYSFS=$fake/none lines template)" \
     "rails: none given (FABPERF_RAILS) and none found (ACTIVE RDMA ports, interfaces that are up) status 1"
 same "template: tcp with MPICH refused" "$(lines template FABPERF_RAILS=eth0 MPI_FLAVOR=mpich)" \
     "rails: the tcp stack selects Open MPI's TCP BTL (MPI_FLAVOR openmpi or srun); with mpich use FABPERF_RAIL_STACK=ucx or ofi status 1"
+same "template: tcp with srun passes the flavour check" \
+    "$(lines template FABPERF_RAILS=eth0 MPI_FLAVOR=srun FABPERF_RAIL_NODES=a)" \
+    "rails: two nodes or more needed (nodes: a; FABPERF_RAIL_NODES or the allocation) status 1"
 same "template: one node" "$(lines template FABPERF_RAILS=eth0 FABPERF_RAIL_NODES=a)" \
     "rails: two nodes or more needed (nodes: a; FABPERF_RAIL_NODES or the allocation) status 1"
 same "template: nothing launched" "$([[ -e $fake/never ]] && echo exists)" ""
