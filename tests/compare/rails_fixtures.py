@@ -16,12 +16,18 @@ import sys
 SIZES = (65536, 1048576)
 BW_COLUMNS = ["size", "bw_p50_mbps", "bw_ci_lo_mbps", "bw_ci_hi_mbps", "p50_us", "p50_ci_lo_us",
               "p50_ci_hi_us", "verdict", "expect", "line_rate_gbps", "path"]
+COLL_COLUMNS = ["size", "oop_busbw_gbps", "oop_p50_us", "oop_p50_ci_lo_us", "oop_p50_ci_hi_us", "verdict",
+                "expect", "line_rate_gbps", "path"]
 LAT_COLUMNS = ["size", "p50_us", "p50_ci_lo_us", "p50_ci_hi_us", "verdict", "expect", "line_rate_gbps", "path"]
 
 
 def row(metric, size, value, extra):
     lo, hi = value * 0.975, value * 1.025
-    if metric == "bandwidth":
+    if metric == "collective":
+        p50 = 1000.0 / value
+        r = {"type": "row", "size": size, "oop_busbw_gbps": value, "oop_p50_us": p50,
+             "oop_p50_ci_lo_us": p50 * 0.975, "oop_p50_ci_hi_us": p50 * 1.025}
+    elif metric == "bandwidth":
         r = {"type": "row", "size": size, "bw_p50_mbps": value, "bw_ci_lo_mbps": lo, "bw_ci_hi_mbps": hi,
              "p50_us": size / value, "p50_ci_lo_us": size / hi, "p50_ci_hi_us": size / lo}
     else:
@@ -39,7 +45,7 @@ def write(folder, cell, launch, value, opts):
     meta = {"type": "meta", "program": program, "metric": metric, "label": label, "env": env,
             "ranks": 2, "hosts": [{"name": "n1", "ranks": 1}, {"name": node, "ranks": 1}],
             "placement": [{"rank": 0, "host": "n1"}, {"rank": 1, "host": node}],
-            "columns": BW_COLUMNS if metric == "bandwidth" else LAT_COLUMNS}
+            "columns": {"bandwidth": BW_COLUMNS, "collective": COLL_COLUMNS}.get(metric, LAT_COLUMNS)}
     extra = opts.get("extra", lambda r, n: {})(rail, node)
     records = [meta] + [row(metric, s, value, extra) for s in opts.get("sizes", SIZES)]
     records.append({"type": "end", "status": "complete"})
@@ -75,6 +81,8 @@ def scenarios():
         "few": lambda f: make(f, RAILS, ("n2",), lambda r, n: tenth if r == "mlx5_1:1" else 1, launches=2),
         "latency": lambda f: make(f, RAILS, ("n2", "n3"), lambda r, n: 10 if r == "mlx5_1:1" else 1,
                                   base=2.0, program=lat, sizes=(8, 1024)),
+        "coll": lambda f: make(f, RAILS, ("n2",), lambda r, n: tenth if r == "mlx5_1:1" else 1, base=100.0,
+                               program=("fabperf_allreduce", "collective")),
         "envrail": lambda f: make(f, ("eth1", "eth2"), ("n2",), lambda r, n: tenth if r == "eth2" else 1,
                                   label=lambda r, n: f"tcp-{r}",
                                   env=lambda r, n, k: {"OMPI_MCA_btl_tcp_if_include": r, "OMPI_MCA_btl": "tcp,self"}),

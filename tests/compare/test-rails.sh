@@ -121,6 +121,7 @@ check "slow rail (json): median and interval over 5 launches (min..max)" \
     json_holds 'cell("mlx5_0:1", "n3")["value"] == 1000 and cell("mlx5_0:1", "n3")["ci_lo"] == 980 and cell("mlx5_0:1", "n3")["ci_hi"] == 1020 and cell("mlx5_0:1", "n3")["repeats"] == 5'
 check "slow rail (json): the rail's selection as recorded" \
     json_holds 't["rails"][1] == {"name": "mlx5_1:1", "selection": [{"UCX_NET_DEVICES": "mlx5_1:1"}], "files": 10}'
+check "slow rail (json): every key --help lists" json_holds 'set(d) == {"tables", "findings", "warnings"} and {"program", "metric", "quantity", "unit", "better", "size", "reference_node", "rails", "pairs", "cells", "findings", "notes"} <= set(t) and set(t["pairs"][0]) == {"name", "nodes", "node"} and all({"rail", "pair", "value", "ci_lo", "ci_hi", "interval", "coverage", "repeats", "values", "vs_best_rail", "vs_best_pair", "expect", "path", "path_mismatch", "program_verdict", "slow"} <= set(c) for c in t["cells"]) and set(t["findings"][0]) == {"kind", "rail", "node", "pair", "text"}'
 check "slow rail (json): slow cells flagged, the others not" \
     json_holds '[c["slow"] for c in t["cells"]] == [False, False, True, True]'
 
@@ -205,6 +206,11 @@ check "--expect 90%line --line-rate 8G: threshold 900 MB/s, every cell passes" \
     json_holds 'd["findings"] == 0 and all(c["expect"]["terms"][0]["threshold"] == 900 and c["expect"]["verdict"] == "pass" for c in t["cells"])'
 rails --expect '90%line' --format json "$(scenario rail)"
 check "--expect 90%line without a line rate: no verdict" json_holds 'all(c["expect"] is None for c in t["cells"])'
+rails --expect 'busbw>=50,bw>=1' --format json "$(scenario coll)"
+check "--expect busbw>=50 on a collective (GB/s): the slow rail's cell fails, bw>= does not apply" \
+    json_holds 't["unit"] == "GB/s" and [(c["expect"]["verdict"], len(c["expect"]["terms"])) for c in t["cells"]] == [("pass", 1), ("fail", 1)]'
+check "--expect busbw>=50 on a collective: a finding for the rail and one for the failed cell" \
+    findings "rail:mlx5_1:1:- expect:mlx5_1:1:-"
 rails --expect 'bw>=10@1M' "$(scenario rail)"
 check "--expect with @SIZES: one line naming the option" \
     one_error "--expect: 'bw>=10@1M' is not a threshold (accepted: bw>=N, busbw>=N, lat<=N or PCT%line"
