@@ -9,26 +9,10 @@
 
 # The assertion functions run through check, which shellcheck does not follow.
 # shellcheck disable=SC2317
-set -u
-PYTHON3=${PYTHON3:-python3}
 here=$(dirname "$0")
 tool=${FABPERF_RAILS_TOOL:-$here/../../tools/fabperf-rails}
-failures=0
-checks=0
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-rails-test.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
-
-check() {
-    description=$1
-    shift
-    checks=$((checks + 1))
-    if "$@"; then
-        echo "ok - $description"
-    else
-        echo "not ok - $description"
-        failures=$((failures + 1))
-    fi
-}
+# shellcheck source=tests/checks.sh
+. "$here/../checks.sh"
 
 # rails ARGS...: runs the tool; stdout in $work/out, stderr in $work/err, status in $rc.
 rails() {
@@ -40,14 +24,6 @@ rails() {
 scenario() {
     [ -d "$work/$1" ] || "$PYTHON3" "$here/rails_fixtures.py" "$work/$1" "$1"
     echo "$work/$1"
-}
-
-rc_is() {
-    [ "$rc" -eq "$1" ] || {
-        echo "  exit status $rc, expected $1; stderr:"
-        sed 's/^/    /' "$work/err" | head -20
-        return 1
-    }
 }
 
 # out_lines REGEX COUNT: exactly COUNT lines of the output match REGEX
@@ -90,15 +66,9 @@ sys.exit(0 if ok else 1)
 EOF
 }
 
-# one_error OPTION-TEXT: exit 2, one line on stderr naming it, nothing on stdout
+# one_error OPTION-TEXT: exit 2, and one line on stderr naming it (fixed text), nothing on stdout
 one_error() {
-    if [ "$rc" -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ] &&
-        grep -q -F -e "fabperf-rails: error: $1" "$work/err"; then
-        return 0
-    fi
-    echo "  exit $rc; expected one error line with '$1'; stderr:"
-    sed 's/^/    /' "$work/err"
-    return 1
+    rc_is 2 && one_error_line fabperf-rails "$(printf '%s' "$1" | sed 's/[][\.*^$]/\\&/g')"
 }
 
 # ---- a slow rail: mlx5_1:1 at a tenth at both pairs
@@ -239,5 +209,4 @@ rails --help
 check "--help: exit 0, lists every option" \
     sh -c "[ $rc -eq 0 ] && for o in --size --expect --line-rate --format --output; do grep -q -e \"\$o\" '$work/out' || exit 1; done"
 
-echo "$checks checks, $failures failed"
-[ "$failures" -eq 0 ]
+finish

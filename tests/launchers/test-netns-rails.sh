@@ -11,50 +11,24 @@
 #    address and a launch that fails (exit 1): one launch per rail, each recorded and on its rail,
 #    the others skipped with their reasons;
 #  - NCCL on a machine without a GPU: the rail skipped with the reason, exit 1.
-# Environment: FABPERF_BIN (directory with fabperf_bw, Open MPI build); FABPERF_TEST_KEEP=1 keeps
-# the run folders.
+# Environment: FABPERF_BIN (directory with fabperf_bw, Open MPI build).
 # Exit status: 0 pass, 1 fail, 77 skip.
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-nh=$here/netns-hosts.sh
 # Names of its own, so that the other namespace tests can run at the same time.
 export FABPERF_NETNS_PREFIX=fabperf-rails FABPERF_NETNS_NET=10.78.0 FABPERF_NETNS_DEV=fprail0 \
     FABPERF_NETNS_STATE=/run/fabperf-netns-rails
 
-if [[ ${FABPERF_MPI_FLAVOR:-openmpi} != openmpi ]]; then
-    echo "SKIP: runs Open MPI's mpirun; this build uses ${FABPERF_MPI_FLAVOR}"
-    exit 77
-fi
-bin=$(cd "${FABPERF_BIN:-/nonexistent}" 2>/dev/null && pwd)
-if [[ ! -x $bin/fabperf_bw ]]; then
-    echo "SKIP: fabperf_bw not built (FABPERF_BIN)"
-    exit 77
-fi
+# shellcheck source=tests/launchers/netns-test.sh
+. "$here/netns-test.sh"
+netns_need_openmpi fabperf_bw
+bin=$(dirname "$program_path")
 for p in mpirun python3 fi_info ucx_info; do
     command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
 done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-netns-rails.XXXXXX")
-chmod 0755 "$work"
-# shellcheck disable=SC2317 # called from the trap
-cleanup() {
-    "$nh" down
-    if [[ ${FABPERF_TEST_KEEP:-0} == 1 ]]; then echo "kept $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-"$nh" up
-rc=$?
-[[ $rc -eq 0 ]] || exit "$rc"
-mapfile -t hosts < <("$nh" hosts)
+netns_start netns-rails
 pair="${hosts[0]},${hosts[1]}"
-fail=0
-failed() {
-    echo "FAIL: $*"
-    fail=1
-}
 "$nh" link fprail1 10.78.1 || failed "second veth pair"
 # 100 and 10 Mbit/s: rates that hold on a loaded 2-core machine (1 Gbit/s did not).
 "$nh" shape 100mbit || failed "tc tbf 100mbit on fprail0"
