@@ -189,8 +189,9 @@ fp_rail_matrix() {
     done
 }
 
-# fp_rail_mca STACK: Open MPI's options for the stack, "NAME VALUE" a line (Debian's
-# openmpi-mca-params.conf disables UCX and the OFI MTL's tcp provider: they are forced)
+# fp_rail_mca STACK: Open MPI's options for the stack, "NAME VALUE" a line, as ucx.sbatch and
+# libfabric.sbatch force them (Debian's openmpi-mca-params.conf disables UCX; Open MPI 4.1 keeps
+# libfabric's tcp provider from the OFI MTL unless mtl_ofi_provider_exclude says otherwise)
 fp_rail_mca() {
     case $1 in
     tcp) printf '%s\n' 'pml ob1' 'btl tcp,self' ;;
@@ -198,6 +199,14 @@ fp_rail_mca() {
     ofi) printf '%s\n' 'pml cm' 'mtl ofi' 'mtl_ofi_provider_exclude none' ;;
     esac
     return 0
+}
+
+# fp_rail_ompi_env STACK: the same as OMPI_MCA_NAME=VALUE words, one a line (for srun)
+fp_rail_ompi_env() {
+    local name value
+    fp_rail_mca "$1" | while read -r name value; do
+        echo "OMPI_MCA_$name=$value"
+    done
 }
 
 # fp_rail_label RAIL NODE-A NODE-B: the configuration label, RAIL@A-B (RAIL@all for a sweep)

@@ -100,6 +100,8 @@ same "Open MPI options: tcp" "$(lines fp_rail_mca tcp)" "pml ob1 btl tcp,self"
 same "Open MPI options: ucx" "$(lines fp_rail_mca ucx)" "pml ucx pml_ucx_tls any pml_ucx_devices any osc ucx"
 same "Open MPI options: ofi" "$(lines fp_rail_mca ofi)" "pml cm mtl ofi mtl_ofi_provider_exclude none"
 same "Open MPI options: none for nccl" "$(lines fp_rail_mca nccl)" ""
+same "Open MPI options for srun: OMPI_MCA_ variables" "$(lines fp_rail_ompi_env ofi)" \
+    "OMPI_MCA_pml=cm OMPI_MCA_mtl=ofi OMPI_MCA_mtl_ofi_provider_exclude=none"
 same "check: ucx must list the device (ucx_info -d)" "$(fp_rail_stack_check ucx UCX_NET_DEVICES=fpnone0)" \
     "UCX device(s) fpnone0 not present (ucx_info -d | grep Device)"
 
