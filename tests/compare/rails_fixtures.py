@@ -83,6 +83,10 @@ def scenarios():
                                   base=2.0, program=lat, sizes=(8, 1024)),
         "coll": lambda f: make(f, RAILS, ("n2",), lambda r, n: tenth if r == "mlx5_1:1" else 1, base=100.0,
                                program=("fabperf_allreduce", "collective")),
+        # a program with size rows beside one whose files hold none (a sweep's own records)
+        "norows": lambda f: (make(f, RAILS, ("n2",), lambda r, n: 1),
+                             make(f, RAILS, ("n2",), lambda r, n: 1, program=("fabperf_sweep", "bandwidth"),
+                                  sizes=())),
         "envrail": lambda f: make(f, ("eth1", "eth2"), ("n2",), lambda r, n: tenth if r == "eth2" else 1,
                                   label=lambda r, n: f"tcp-{r}",
                                   env=lambda r, n, k: {"OMPI_MCA_btl_tcp_if_include": r, "OMPI_MCA_btl": "tcp,self"}),

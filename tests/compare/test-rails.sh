@@ -196,6 +196,16 @@ rails --format json "$(scenario evidence)"
 check "path evidence and verdicts (json): path_mismatch and program_verdict per cell" \
     json_holds '[(c["path"], c["path_mismatch"], c["program_verdict"]) for c in t["cells"]] == [("mlx5_0:1 100%", False, "pass"), ("mlx5_0:1 100%", True, "fail")]'
 
+# ---- a program whose files have no size rows
+rails --format json "$(scenario norows)"
+check "no size rows: that program left out with a warning, the other summarised" \
+    sh -c "[ $rc -eq 0 ] && grep -qx 'fabperf-rails: warning: fabperf_sweep: its files have no size rows; not summarised' '$work/err'"
+check "no size rows: one table" json_holds '[x["program"] for x in d["tables"]] == ["fabperf_bw"]'
+mkdir "$work/onlysweep"
+cp "$(scenario norows)"/*fabperf_sweep.json "$work/onlysweep/"
+rails "$work/onlysweep"
+check "no size rows at all: one line" one_error "no size rows to summarise in fabperf_sweep"
+
 # ---- output file, bad input
 rails --output "$work/summary.txt" "$(scenario rail)"
 check "--output: the summary in the file, nothing on stdout" \
