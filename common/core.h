@@ -49,6 +49,8 @@ typedef struct fp_run {
     unsigned char *check_buffer; /* host copy for validation, max_bytes */
     size_t family_bytes;     /* the family's own buffers of this rank's kind (pinned when staging) */
     int mpi_moves_device_data;   /* 0 when a GPU-native library (NCCL) moves device data */
+    const char *gpu_per_rank;    /* set by a family whose library needs a GPU per rank: the option
+                                  * that asks for it ("--backend nccl"), named when ranks share one */
     fp_sampler_t sampler;
     fp_plan_t plan;          /* of the size being measured */
     fp_meta_t meta;

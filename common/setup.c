@@ -5,6 +5,7 @@
 
 #include "family.h"
 #include "gpu.h"
+#include "gpu_share.h"
 #include "options.h"
 
 int fp_agree(MPI_Comm comm, int status, char *msg, size_t len)
@@ -180,6 +181,8 @@ fp_setup_status_t fp_run_setup(fp_run_t *run, char *err, size_t errlen)
         snprintf(err, errlen, "%s", fp_error_message());
     if (fp_agree(ctx->comm, rc, err, errlen) != FP_OK)
         return FP_SETUP_USAGE;
+    if (run->gpu_per_rank && fp_gpu_per_rank_check(run, err, errlen) != FP_OK)
+        return FP_SETUP_USAGE; /* collective: the same verdict on every rank */
     rc = buffers_alloc(run);
     if (rc == FP_OK)
         rc = run->bench->family->open(run);
