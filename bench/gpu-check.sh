@@ -4,7 +4,8 @@
 #  1. builds fabperf twice: against the system MPI, and against a CUDA-aware Open MPI prefix
 #     (scripts/build-cuda-aware-mpi.sh makes one; carry it to the GPU machine);
 #  2. runs make check in both (tests/gpu/test-gpu.sh: D D, H D, D H, M M with -c through the
-#     CUDA-aware MPI; --staging and the refusal through the system MPI);
+#     CUDA-aware MPI; --staging and the refusal through the system MPI; tests/gpu/test-pairs-gpu.sh:
+#     the pairs programs the same ways, and the NCCL backend's refusal of two ranks on one GPU);
 #  3. measures D D bandwidth at 64 MiB against cudaMemcpy device-to-device (the ceiling on one
 #     card), and staged against direct at 4 KiB, 64 KiB, 1 MiB and 64 MiB.
 # Usage: bench/gpu-check.sh CUDA-AWARE-PREFIX [LOG-DIR]
@@ -40,7 +41,7 @@ build system CC=mpicc --with-cuda=/usr/local/cuda || exit 1
 # The core's tests and the GPU tests (the host-only tests run in CI); NCCL's once.
 unit="tests/unit/test_stats tests/unit/test_sizes tests/unit/test_options tests/unit/test_report"
 for name in system aware; do
-    tests="$unit tests/gpu/test-gpu.sh"
+    tests="$unit tests/gpu/test-gpu.sh tests/gpu/test-pairs-gpu.sh"
     [ "$name" = system ] && tests="$tests tests/gpu/test-nccl.sh"
     (
         if [ "$name" = aware ]; then
@@ -52,6 +53,7 @@ for name in system aware; do
     grep -E "^(PASS|FAIL|SKIP|ERROR|# )" "$logs/check-$name.log"
     cp "build-$name/tests/gpu/test-gpu.log" "$logs/test-gpu-$name.log" 2>/dev/null
     cp "build-$name/tests/gpu/test-nccl.log" "$logs/test-nccl-$name.log" 2>/dev/null
+    cp "build-$name/tests/gpu/test-pairs-gpu.log" "$logs/test-pairs-gpu-$name.log" 2>/dev/null
 done
 
 echo "== performance (CUDA-aware MPI, 2 ranks on one GPU)"

@@ -25,10 +25,11 @@ typedef enum { FP_REPORT_LATENCY, FP_REPORT_BANDWIDTH, FP_REPORT_COLLECTIVE, FP_
 /* Which options a benchmark accepts beyond the common ones. */
 enum {
     FP_USES_WINDOW = 1u << 0,     /* -W */
-    FP_USES_COLLECTIVE = 1u << 1, /* --backend, -T */
+    FP_USES_COLLECTIVE = 1u << 1, /* -T, --rotate */
     FP_USES_OP = 1u << 2,         /* -o: reductions */
     FP_USES_ROOT = 1u << 3,       /* -r: rooted collectives */
     FP_USES_SWEEP = 1u << 4,      /* --mode, --rounds, --expect uniform: all-pairs sweeps */
+    FP_USES_BACKEND = 1u << 5,    /* --backend: collectives, pairs */
 };
 
 /* Everything the command line decides; filled by fp_options_parse(). */

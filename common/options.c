@@ -59,7 +59,7 @@ const fp_option_t fp_options[] = {
     {'W', "window", FP_OPT_LONG, FIELD(window), "N", "64", 1, 65536, NULL, NULL, FP_USES_WINDOW,
      "messages in flight per window (bw, bibw)"},
     {0, "backend", FP_OPT_CHOICE, FIELD(backend), "B", "mpi", 0, 0, fp_backend_names, NULL,
-     FP_USES_COLLECTIVE, "mpi, or nccl (then buffers D D and --timer cuda unless given)"},
+     FP_USES_BACKEND, "mpi, or nccl (then buffers D D and --timer cuda unless given)"},
     {'T', "datatype", FP_OPT_CHOICE, FIELD(datatype), "TYPE", "float", 0, 0, fp_type_names, NULL,
      FP_USES_COLLECTIVE, "element type (OSU -T; nccl-tests -d); half, bfloat16 with nccl only"},
     {'o', "op", FP_OPT_CHOICE, FIELD(op), "OP", "sum", 0, 0, fp_op_names, NULL, FP_USES_OP,

@@ -29,9 +29,33 @@ typedef struct fp_pairs_matrix {
     double *samples;  /* the cells' sample counts, as the cells */
 } fp_pairs_matrix_t;
 
+/* How pairs move data: MPI (pairs_kernels.c) or NCCL (pairs_nccl.c; pairs_nccl_none.c in a build
+ * without NCCL). A kernel runs `batch` operations with this round's partners (fp_pairs_ctx_t
+ * send_to, recv_from) and may only enqueue: complete() finishes it inside the timed region. */
+typedef struct fp_pairs_backend {
+    const char *name;
+    /* Collective, after the GPU and buffers; describes itself into about (the header's backend). */
+    int (*init)(fp_ctx_t *ctx, char *about, size_t len);
+    void (*fini)(fp_ctx_t *ctx);
+    int (*multi)(fp_ctx_t *ctx, size_t bytes, long batch);     /* a window sender -> receiver */
+    int (*bandwidth)(fp_ctx_t *ctx, size_t bytes, long batch); /* a sweep's window */
+    int (*latency)(fp_ctx_t *ctx, size_t bytes, long batch);   /* a sweep's ping-pong */
+    int (*sync)(fp_ctx_t *ctx);     /* before each sample: previous work done, ranks aligned */
+    int (*complete)(fp_ctx_t *ctx); /* NULL: the kernel returns with its work done */
+    int (*after)(fp_ctx_t *ctx);    /* a sweep, after each sample's timed region; NULL: nothing */
+    /* The validation window: message by message, each with its own content (pairs_kernels.c). */
+    int (*validate_window)(fp_ctx_t *ctx, size_t bytes, uint32_t round, unsigned char *host, long *wrong);
+    int device_only;     /* buffers on the GPU, one GPU per rank; MPI does not touch them */
+    const char *missing; /* set when this build lacks the backend: says how to get it */
+} fp_pairs_backend_t;
+
+extern const fp_pairs_backend_t fp_pairs_mpi, fp_pairs_nccl;
+
 /* The family's part of the context (fp_ctx_t.family). */
 typedef struct fp_pairs_ctx {
     const fp_pairs_t *kind;
+    const fp_pairs_backend_t *backend;
+    void *state;            /* the backend's own (NCCL communicator) */
     int send_to, recv_from; /* this round's partners, -1: none */
     int npairs;             /* multi: pairs; rank r < npairs sends to r + npairs */
     double traffic;         /* bytes this rank sent and received at this size (path evidence) */
@@ -53,15 +77,8 @@ static inline fp_pairs_ctx_t *fp_pairs_ctx(fp_ctx_t *ctx)
     return (fp_pairs_ctx_t *)ctx->family;
 }
 
-/* Kernels (pairs_kernels.c): `batch` operations with this round's partners. */
-int fp_pairs_multi_kernel(fp_ctx_t *ctx, size_t bytes, long batch);
-int fp_pairs_bw_kernel(fp_ctx_t *ctx, size_t bytes, long batch);
-int fp_pairs_lat_kernel(fp_ctx_t *ctx, size_t bytes, long batch);
-int fp_pairs_barrier(fp_ctx_t *ctx);
-/* Sweeps, after each sample's timed region: serves what is left to receive. */
-int fp_pairs_sweep_after(fp_ctx_t *ctx);
-/* Validation of every message: the window one message at a time, each with its own pattern. */
-int fp_pairs_validate_window(fp_ctx_t *ctx, size_t bytes, uint32_t round, unsigned char *host, long *wrong);
+/* The pattern round of message w of validation round `round` (both backends). */
+uint32_t fp_pairs_message_round(uint32_t round, int w);
 
 /* The all-pairs sweep of one size (pairs_sweep.c). */
 int fp_pairs_sweep(fp_run_t *run, size_t bytes, fp_row_t *row);

@@ -1,5 +1,7 @@
-/* The timed regions of the pairs family and its validation of every message. Each rank has this
- * round's partners: send_to (-1: sends nothing) and recv_from (-1: receives nothing). */
+/* The MPI backend of the pairs family: its timed regions and its validation of every message.
+ * Each rank has this round's partners: send_to (-1: sends nothing) and recv_from (-1: receives
+ * nothing). */
+#include <stdio.h>
 #include <string.h>
 
 #include "comm.h"
@@ -7,7 +9,7 @@
 #include "pattern.h"
 
 /* osu_mbw_mr: a sender posts a window and waits for its receiver's ack; a receiver the reverse. */
-int fp_pairs_multi_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
+static int mpi_multi(fp_ctx_t *ctx, size_t bytes, long batch)
 {
     const fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
     int window = (int)ctx->window;
@@ -94,7 +96,7 @@ static int send_side_wait(fp_ctx_t *ctx, fp_pairs_ctx_t *pc, int count, MPI_Requ
 
 /* Sweep bandwidth: a window to send_to and its 1-byte ack (osu_bw's operation), while windows from
  * recv_from are received and acknowledged. */
-int fp_pairs_bw_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
+static int mpi_bandwidth(fp_ctx_t *ctx, size_t bytes, long batch)
 {
     fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
     int window = (int)ctx->window;
@@ -112,7 +114,7 @@ int fp_pairs_bw_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
 }
 
 /* Sweep latency: ping send_to and wait for its pong, while pings from recv_from are answered. */
-int fp_pairs_lat_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
+static int mpi_latency(fp_ctx_t *ctx, size_t bytes, long batch)
 {
     fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
     FP_CHECK(rx_begin(ctx, pc, bytes, batch));
@@ -128,13 +130,13 @@ int fp_pairs_lat_kernel(fp_ctx_t *ctx, size_t bytes, long batch)
 }
 
 /* After each sample's timed region: what is left to receive and answer. */
-int fp_pairs_sweep_after(fp_ctx_t *ctx)
+static int mpi_after(fp_ctx_t *ctx)
 {
     fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
     return rx_serve(ctx, pc, pc->rx_bytes, 1);
 }
 
-int fp_pairs_barrier(fp_ctx_t *ctx)
+static int mpi_barrier(fp_ctx_t *ctx)
 {
     FP_MPI_CHECK(MPI_Barrier(ctx->comm));
     return FP_OK;
@@ -142,12 +144,12 @@ int fp_pairs_barrier(fp_ctx_t *ctx)
 
 /* The pattern round of message w of validation round `round`: each message its own content, so
  * that a lost, repeated or reordered message is seen as well as a flipped byte. */
-static uint32_t message_round(uint32_t round, int w)
+uint32_t fp_pairs_message_round(uint32_t round, int w)
 {
     return round * 65537u + (uint32_t)w;
 }
 
-int fp_pairs_validate_window(fp_ctx_t *ctx, size_t bytes, uint32_t round, unsigned char *host, long *wrong)
+static int mpi_validate_window(fp_ctx_t *ctx, size_t bytes, uint32_t round, unsigned char *host, long *wrong)
 {
     const fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
     int to = pc->send_to >= 0 ? pc->send_to : MPI_PROC_NULL;
@@ -155,7 +157,7 @@ int fp_pairs_validate_window(fp_ctx_t *ctx, size_t bytes, uint32_t round, unsign
     *wrong = 0;
     for (int w = 0; w < (int)ctx->window; w++) {
         if (pc->send_to >= 0) {
-            fp_pattern_fill(host, bytes, ctx->rank, message_round(round, w));
+            fp_pattern_fill(host, bytes, ctx->rank, fp_pairs_message_round(round, w));
             FP_CHECK(ctx->mem->from_host(ctx->sbuf, host, bytes));
             FP_CHECK(fp_stage_out(ctx, bytes));
         }
@@ -170,8 +172,25 @@ int fp_pairs_validate_window(fp_ctx_t *ctx, size_t bytes, uint32_t round, unsign
         if (pc->recv_from >= 0) {
             FP_CHECK(fp_stage_in(ctx, bytes));
             FP_CHECK(ctx->mem->to_host(host, ctx->rbuf, bytes));
-            *wrong += (long)fp_pattern_count_wrong(host, bytes, pc->recv_from, message_round(round, w));
+            *wrong += (long)fp_pattern_count_wrong(host, bytes, pc->recv_from, fp_pairs_message_round(round, w));
         }
     }
     return FP_OK;
 }
+
+static int mpi_init(fp_ctx_t *ctx, char *about, size_t len)
+{
+    (void)ctx;
+    snprintf(about, len, "mpi");
+    return FP_OK;
+}
+
+static void mpi_fini(fp_ctx_t *ctx)
+{
+    (void)ctx;
+}
+
+const fp_pairs_backend_t fp_pairs_mpi = {
+    .name = "mpi", .init = mpi_init, .fini = mpi_fini, .multi = mpi_multi, .bandwidth = mpi_bandwidth,
+    .latency = mpi_latency, .sync = mpi_barrier, .after = mpi_after, .validate_window = mpi_validate_window,
+};

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collective.h"
+#include "memory.h"
 #include "pairs.h"
 
 /* Multi: ranks [0, npairs) send to rank + npairs; an odd last rank idles, as in osu_mbw_mr. */
@@ -15,6 +17,33 @@ static void multi_partners(fp_ctx_t *ctx, fp_pairs_ctx_t *pc)
     pc->send_to = ctx->rank < pc->npairs ? ctx->rank + pc->npairs : -1;
     pc->recv_from = ctx->rank >= pc->npairs && ctx->rank < 2 * pc->npairs ? ctx->rank - pc->npairs : -1;
     ctx->peer = pc->send_to >= 0 ? pc->send_to : pc->recv_from;
+}
+
+/* What the backend can do with these options; the same verdict on every rank. */
+static int backend_check(fp_run_t *run, const fp_pairs_backend_t *b, char *err, size_t errlen)
+{
+    const fp_params_t *p = &run->params;
+    if (b->missing) {
+        snprintf(err, errlen, "%s", b->missing);
+        return FP_ERR;
+    }
+    if (!b->device_only)
+        return FP_OK;
+    for (int side = 0; side < 2; side++)
+        if (!fp_mem_ops[fp_mem_kind_of(p->placement[side])]->on_device) {
+            snprintf(err, errlen, "--backend %s: buffers must be on the GPU (accepted placements: D D, the "
+                     "default, or M M), not %c %c", b->name, p->placement[0], p->placement[1]);
+            return FP_ERR;
+        }
+    if (p->staging) {
+        snprintf(err, errlen, "--staging: --backend %s moves device buffers itself (accepted: --backend mpi "
+                 "--staging)", b->name);
+        return FP_ERR;
+    }
+    /* A GPU-native library moves device data itself (MPI only bootstraps) and needs a GPU per rank. */
+    run->mpi_moves_device_data = 0;
+    run->gpu_per_rank = "--backend nccl";
+    return FP_OK;
 }
 
 static int pairs_prepare(fp_run_t *run, char *err, size_t errlen)
@@ -33,7 +62,8 @@ static int pairs_prepare(fp_run_t *run, char *err, size_t errlen)
     }
     if (pc->kind->pattern == FP_PAIRS_MULTI)
         multi_partners(&run->ctx, pc);
-    return FP_OK;
+    pc->backend = run->params.backend == FP_BACKEND_NCCL ? &fp_pairs_nccl : &fp_pairs_mpi;
+    return backend_check(run, pc->backend, err, errlen);
 }
 
 /* A host with several ranks names each "host:rank", so that every node of a matrix has its own name. */
@@ -94,12 +124,14 @@ static int reduce_mean_over_senders(fp_run_t *run, size_t n, double *dst);
 static int pairs_open(fp_run_t *run)
 {
     fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    const fp_pairs_backend_t *b = pc->backend;
     int multi = pc->kind->pattern == FP_PAIRS_MULTI;
+    FP_CHECK(b->init(&run->ctx, run->meta.backend, sizeof run->meta.backend));
     run->sampler = (fp_sampler_t){
-        .kernel = multi ? fp_pairs_multi_kernel
-                        : pc->kind->quantity == FP_QTY_LATENCY ? fp_pairs_lat_kernel : fp_pairs_bw_kernel,
-        .sync = fp_pairs_barrier,
-        .after = multi ? NULL : fp_pairs_sweep_after,
+        .kernel = multi ? b->multi : pc->kind->quantity == FP_QTY_LATENCY ? b->latency : b->bandwidth,
+        .sync = b->sync,
+        .complete = b->complete,
+        .after = multi ? NULL : b->after,
         .reduce = multi ? reduce_mean_over_senders : fp_samples_of_rank0,
     };
     FP_CHECK(gather_names(run, pc));
@@ -113,6 +145,8 @@ static void pairs_close(fp_run_t *run)
     fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
     if (!pc)
         return;
+    if (pc->backend && pc->backend->fini) /* none when this build lacks the backend */
+        pc->backend->fini(&run->ctx);
     fp_pairs_matrix_close(&pc->matrix);
     free(pc->names);
     free(pc->name_list);
@@ -195,7 +229,7 @@ static int pairs_validate(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t 
     }
     long wrong = 0, total = 0;
     FP_MPI_CHECK(MPI_Barrier(ctx->comm));
-    FP_CHECK(fp_pairs_validate_window(ctx, bytes, round, run->check_buffer, &wrong));
+    FP_CHECK(pc->backend->validate_window(ctx, bytes, round, run->check_buffer, &wrong));
     FP_MPI_CHECK(MPI_Allreduce(&wrong, &total, 1, MPI_LONG, MPI_SUM, ctx->comm));
     row->wrong = total;
     row->check = total == 0;

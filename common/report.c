@@ -236,6 +236,8 @@ static void text_meta(FILE *out, const fp_meta_t *m)
         fprintf(out, "# window: %ld\n", m->window);
     if (m->pairs)
         fprintf(out, "# pairs: %s\n", m->pairs);
+    if (m->report != FP_REPORT_COLLECTIVE && m->backend[0]) /* pairs on NCCL */
+        fprintf(out, "# backend: %s\n", m->backend);
     if (m->report == FP_REPORT_COLLECTIVE) {
         fprintf(out, "# backend: %s\n", m->backend);
         fprintf(out, "# datatype: %s, op: %s, root: %d\n", m->datatype, m->op, m->root);
@@ -380,6 +382,10 @@ static void json_meta(FILE *out, const fp_meta_t *m, const column_t *const *cols
     if (m->pairs) {
         fprintf(out, ",\"pairs\":");
         fp_json_string(out, m->pairs);
+    }
+    if (m->report != FP_REPORT_COLLECTIVE && m->backend[0]) {
+        fprintf(out, ",\"backend\":");
+        fp_json_string(out, m->backend);
     }
     if (m->report == FP_REPORT_COLLECTIVE) {
         fprintf(out, ",\"backend\":");

@@ -54,6 +54,22 @@ run_job 4 sm fabperf_allpairs_lat -m 8:8 -i 8 -x 1 --expect 'lat<=1e6' --format 
 check "allpairs_lat --expect lat<=1e6: exit 0, no failed cell, the row passes" sh -c \
     "[ $rc -eq 0 ] && ! grep -q '\"type\":\"verdict\"' '$work/out' && grep -q '\"verdict\":\"pass\"' '$work/out'"
 
+# --backend nccl: device buffers only, no staging; a build without NCCL says how to get it.
+if [ "${FABPERF_NCCL_BUILT:-no}" = yes ]; then
+    run_job 2 sm fabperf_allpairs --backend nccl H H
+    check "--backend nccl H H: exit 2, one line naming the placements accepted" sh -c \
+        "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allpairs:' '$work/err') -eq 1 ] && grep -q -- '--backend nccl: buffers must be on the GPU (accepted placements: D D' '$work/err'"
+    run_job 2 sm fabperf_mbw_mr --backend nccl --staging
+    check "mbw_mr --backend nccl --staging: exit 2, one line" sh -c \
+        "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_mbw_mr:' '$work/err') -eq 1 ] && grep -q -- '--staging: --backend nccl moves device buffers itself' '$work/err'"
+else
+    run_job 2 sm fabperf_allpairs_lat --backend nccl
+    check "--backend nccl without NCCL: exit 2, one line saying how to build it" sh -c \
+        "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allpairs_lat:' '$work/err') -eq 1 ] && grep -q 'built without NCCL (reconfigure with --with-cuda=PATH --with-nccl=PATH)' '$work/err'"
+fi
+run_job 2 sm fabperf_allpairs -T double
+check "-T (a collective's option): exit 2" rc_is 2
+
 run_job 2 sm fabperf_allpairs --mode diagonal
 check "--mode diagonal: exit 2, one line naming the choices" sh -c \
     "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allpairs:' '$work/err') -eq 1 ] && grep -q 'shift' '$work/err'"
