@@ -51,3 +51,26 @@ void fp_pairs_isolated_pair(size_t n, int unordered, size_t s, size_t *a, size_t
     *a = i;
     *b = i + 1 + s;
 }
+
+size_t fp_pairs_suspects(const fp_shifts_t *layout, const fp_finding_t *f, size_t per_node, int *pairs, size_t max)
+{
+    size_t count = 0, n = layout->n;
+    if (f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH) {
+        if (count < max)
+            pairs[count * 2] = f->a, pairs[count * 2 + 1] = f->b, count++;
+        if (f->kind == FP_FIND_LINK_BOTH && count < max)
+            pairs[count * 2] = f->b, pairs[count * 2 + 1] = f->a, count++;
+        return count;
+    }
+    size_t as_sender = f->kind != FP_FIND_RECEIVER, as_receiver = f->kind != FP_FIND_SENDER;
+    for (size_t r = 0; r < layout->nshifts && count + as_sender + as_receiver <= max; r++) {
+        size_t k = layout->shift[r];
+        if (count >= per_node * (as_sender + as_receiver))
+            break;
+        if (as_sender)
+            pairs[count * 2] = f->a, pairs[count * 2 + 1] = (int)(((size_t)f->a + k) % n), count++;
+        if (as_receiver)
+            pairs[count * 2] = (int)(((size_t)f->a + n - k) % n), pairs[count * 2 + 1] = f->a, count++;
+    }
+    return count;
+}

@@ -5,11 +5,13 @@
  * Sampled: a few shifts spread over 1..n-1, closed under k -> n - k so that each measured cell's
  * reverse is measured too; every shift round covers every node as sender and receiver.
  * Isolated: one pair at a time, every ordered pair (bandwidth) or every unordered pair (latency,
- * whose round trip crosses both directions). */
+ * whose round trip crosses both directions). Suspects: the pairs a finding is judged on alone. */
 #ifndef FP_PAIRS_SCHEDULE_H
 #define FP_PAIRS_SCHEDULE_H
 
 #include <stddef.h>
+
+#include "outlier.h"
 
 typedef enum { FP_PAIRS_SHIFT, FP_PAIRS_ISOLATED, FP_PAIRS_SAMPLED, FP_PAIRS_MODE_COUNT } fp_pairs_mode_t;
 
@@ -20,5 +22,10 @@ size_t fp_pairs_shifts(fp_pairs_mode_t mode, size_t n, size_t rounds, size_t *sh
 /* Isolated steps: how many, and the pair (sender a, receiver b) of step s. */
 size_t fp_pairs_isolated_steps(size_t n, int unordered);
 void fp_pairs_isolated_pair(size_t n, int unordered, size_t s, size_t *a, size_t *b);
+
+/* The cells behind a finding, to measure again alone: the link's cell (both of a two-way link),
+ * or up to per_node of the node's cells in each direction it is slow in, from the measured shifts
+ * of layout. At most max pairs into pairs (sender, receiver); returns how many. */
+size_t fp_pairs_suspects(const fp_shifts_t *layout, const fp_finding_t *f, size_t per_node, int *pairs, size_t max);
 
 #endif

@@ -139,29 +139,6 @@ static int sweep_isolated(fp_run_t *run, size_t bytes, double *all)
     return FP_OK;
 }
 
-/* Up to max cells behind a finding: the link's cell(s), or a few of the node's row / column. */
-static size_t suspect_cells(const fp_pairs_matrix_t *m, const fp_finding_t *f, int *pairs, size_t max)
-{
-    size_t count = 0, n = m->layout.n;
-    if (f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH) {
-        pairs[count * 2] = f->a, pairs[count * 2 + 1] = f->b, count++;
-        if (f->kind == FP_FIND_LINK_BOTH && count < max)
-            pairs[count * 2] = f->b, pairs[count * 2 + 1] = f->a, count++;
-        return count;
-    }
-    int as_sender = f->kind != FP_FIND_RECEIVER, as_receiver = f->kind != FP_FIND_SENDER;
-    for (size_t r = 0; r < m->layout.nshifts && count + as_sender + as_receiver <= max; r++) {
-        size_t k = m->layout.shift[r], other_out = ((size_t)f->a + k) % n, other_in = ((size_t)f->a + n - k) % n;
-        if (as_sender)
-            pairs[count * 2] = f->a, pairs[count * 2 + 1] = (int)other_out, count++;
-        if (as_receiver)
-            pairs[count * 2] = (int)other_in, pairs[count * 2 + 1] = f->a, count++;
-        if (count >= MAX_RECHECK * (size_t)(as_sender + as_receiver))
-            break;
-    }
-    return count;
-}
-
 /* A finding stands in isolation when most re-measured cells still lie wholly on the bad side of
  * the midpoint (geometric mean) of the value the sweep measured and the value the matrix predicted:
  * a cell that recovers more than half-way when alone was slowed by the sweep's other traffic.
@@ -226,7 +203,8 @@ static int find_suspects(fp_run_t *run, fp_finding_t *found, size_t *nfound, int
     for (size_t i = 0; i < *nfound; i++) {
         first[i] = (int)*total;
         if (!alone)
-            *total += suspect_cells(&pc->matrix, &found[i], pairs + 2 * *total, MAX_RECHECK_ALL - *total);
+            *total += fp_pairs_suspects(&pc->matrix.layout, &found[i], MAX_RECHECK, pairs + 2 * *total,
+                                        MAX_RECHECK_ALL - *total);
     }
     first[*nfound] = (int)*total;
     return FP_OK;

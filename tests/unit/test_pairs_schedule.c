@@ -65,8 +65,44 @@ static void test_isolated_pairs(void)
             CHECK(seen[i][j] == (i == j ? 0 : i < j ? 1 : 11));
 }
 
+/* The suspects of a finding: never more than max pairs (the per-size cap, reached by the earlier
+ * findings of a noisy matrix, may leave none), per_node per direction of a node. */
+static void test_suspects(void)
+{
+    enum { N = 8 };
+    size_t shift[N - 1];
+    for (size_t k = 1; k < N; k++)
+        shift[k - 1] = k;
+    fp_shifts_t L = {N, N - 1, shift};
+    int pairs[2 * 16 + 2];
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        pairs[i] = -7;
+    fp_finding_t both = {.kind = FP_FIND_LINK_BOTH, .a = 2, .b = 5};
+    CHECK(fp_pairs_suspects(&L, &both, 3, pairs, 0) == 0 && pairs[0] == -7 && pairs[1] == -7);
+    CHECK(fp_pairs_suspects(&L, &both, 3, pairs, 1) == 1 && pairs[0] == 2 && pairs[1] == 5 && pairs[2] == -7);
+    CHECK(fp_pairs_suspects(&L, &both, 3, pairs, 16) == 2 && pairs[2] == 5 && pairs[3] == 2);
+    fp_finding_t link = {.kind = FP_FIND_LINK, .a = 6, .b = 1};
+    CHECK(fp_pairs_suspects(&L, &link, 3, pairs, 0) == 0);
+    CHECK(fp_pairs_suspects(&L, &link, 3, pairs, 4) == 1 && pairs[0] == 6 && pairs[1] == 1);
+
+    fp_finding_t sender = {.kind = FP_FIND_SENDER, .a = 3, .b = -1};
+    CHECK(fp_pairs_suspects(&L, &sender, 3, pairs, 16) == 3);
+    CHECK(pairs[0] == 3 && pairs[1] == 4 && pairs[2] == 3 && pairs[3] == 5 && pairs[4] == 3 && pairs[5] == 6);
+    fp_finding_t node = {.kind = FP_FIND_NODE, .a = 0, .b = -1};
+    CHECK(fp_pairs_suspects(&L, &node, 3, pairs, 16) == 6);
+    CHECK(pairs[0] == 0 && pairs[1] == 1 && pairs[2] == 7 && pairs[3] == 0);
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++)
+        pairs[i] = -7;
+    CHECK(fp_pairs_suspects(&L, &node, 3, pairs, 5) == 4 && pairs[8] == -7); /* whole pairs of roles */
+    pairs[0] = -7;
+    CHECK(fp_pairs_suspects(&L, &node, 3, pairs, 1) == 0 && pairs[0] == -7);
+    fp_finding_t receiver = {.kind = FP_FIND_RECEIVER, .a = 7, .b = -1};
+    CHECK(fp_pairs_suspects(&L, &receiver, 2, pairs, 16) == 2 && pairs[0] == 6 && pairs[1] == 7 && pairs[2] == 5);
+}
+
 int main(void)
 {
+    test_suspects();
     test_shift_covers_every_pair();
     test_sampled_symmetric();
     test_isolated_pairs();
