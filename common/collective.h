@@ -99,6 +99,7 @@ typedef struct fp_coll_ctx {
     int root;           /* rooted collectives: -r */
     /* Rotation: call k uses send + o and recv + o, o = (k mod steps) x stride bytes. */
     size_t steps, stride, calls;
+    fp_variant_t sampling; /* the variant being sampled: only out of place is judged (--expect) */
     /* One call of this collective on these buffers. */
     int (*call)(fp_ctx_t *ctx, const struct fp_coll_ctx *c, const void *send, void *recv);
 } fp_coll_ctx_t;
