@@ -86,4 +86,9 @@ bimodal_job "$FABPERF_COLL_BIN/fabperf_allreduce" -m 4K:4K --time-budget 2 --exp
 check "adaptive allreduce, decided busbw threshold: exit 3" rc_is 3
 check "adaptive allreduce, decided busbw threshold: fail at the CI target's 48 samples" rows_hold \
     'r["verdict"] == "fail" and r["samples"] == 48 and r["target_met"] is True'
+# A %line term without --line-rate waits for the path evidence's line rate, which more samples
+# cannot give: it does not keep the rule sampling.
+bimodal_job "$FABPERF_COLL_BIN/fabperf_allreduce" -m 4K:4K --time-budget 2 --expect '50%line'
+check "adaptive allreduce, %line without a line rate: inconclusive at the CI target's 48 samples" rows_hold \
+    'r["verdict"] == "inconclusive" and r["samples"] == 48 and "line rate unknown" in r["expect"]'
 finish
