@@ -50,6 +50,7 @@ typedef struct fp_run {
     fp_meta_t meta;
     struct fp_path *path;    /* path evidence (evidence.h); NULL when off */
     int expect_failures;     /* rank 0: sizes whose expectation failed */
+    int ucx_seen;            /* UCX endpoint configurations and protocol tables at the header */
 } fp_run_t;
 
 /* Status of a setup step that every rank agrees on. */

@@ -11,6 +11,7 @@
 #include "guard.h"
 #include "options.h"
 #include "provenance.h"
+#include "ucx_capture.h"
 
 /* Bad input: one line from rank 0, exit code 2 everywhere, no abort. */
 static int usage_exit(const fp_bench_t *bench, int rank, const char *msg)
@@ -232,7 +233,9 @@ static int step_mpi(fp_run_t *run, const char *program, int *argc, char ***argv,
         fprintf(stderr, "%s: no watchdog: %s\n", program, fp_error_message());
     fp_guard_phase("MPI start-up and set-up", 0);
     fp_guard_arm(0, fp_plan_startup_timeout(&run->params, fp_env_size()), "--startup-timeout");
+    fp_ucx_capture_start(run->params.path_evidence);
     MPI_Init(argc, argv);
+    fp_ucx_capture_started(); /* before the environment is recorded */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     run->ctx.comm = MPI_COMM_WORLD;
     MPI_Comm_rank(MPI_COMM_WORLD, &run->ctx.rank);
@@ -310,6 +313,14 @@ static int step_sizes(fp_run_t *run, output_t *out, int *code)
     return FP_ERR;
 }
 
+/* What UCX has selected so far (every rank reads: each copies its UCX warnings); *seen counts it. */
+static const fp_ucx_selection_t *ucx_selection(int *seen)
+{
+    const fp_ucx_selection_t *s = fp_ucx_capture_read();
+    *seen = s ? s->nendpoints + s->nprotocols : 0;
+    return s;
+}
+
 /* The header, and how rank 0 closes its results if the run is cut short. */
 static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_report_t *report)
 {
@@ -319,6 +330,7 @@ static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_rep
         fprintf(stderr, "%s: rank %d: %s\n", program, run->ctx.rank, fp_error_message());
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
+    run->meta.ucx = ucx_selection(&run->ucx_seen);
     if (run->ctx.rank != 0)
         return;
     fp_report_begin(report, out->file, (fp_format_t)run->params.format, &run->meta);
@@ -343,6 +355,9 @@ static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
     fp_guard_finish();
+    int seen = run->ucx_seen;
+    const fp_ucx_selection_t *ucx = ucx_selection(&seen);
+    run->meta.ucx_end = seen > run->ucx_seen ? ucx : NULL; /* configured during the sweep */
     if (fp_placement_end(&run->meta.placement, run->ctx.comm) != FP_OK) {
         fprintf(stderr, "%s: rank %d: %s\n", program, rank, fp_error_message());
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
