@@ -23,7 +23,7 @@ static fp_ucx_selection_t from_file(const char *name)
 
 static void test_tcp(void)
 {
-    fp_ucx_selection_t s = from_file("ucx-1.13.1-tcp.log");
+    fp_ucx_selection_t s = from_file("ucx-1.13.1-tcp.txt");
     char text[1024];
     CHECK_STR(s.version, "1.13.1");
     CHECK(s.nendpoints == 2 && s.nprotocols == 0);
@@ -41,7 +41,7 @@ static void test_tcp(void)
 
 static void test_shared_memory(void)
 {
-    fp_ucx_selection_t s = from_file("ucx-1.13.1-sm.log");
+    fp_ucx_selection_t s = from_file("ucx-1.13.1-sm.txt");
     char text[1024];
     CHECK(s.nendpoints == 2);
     CHECK_STR(s.endpoints[1].to, "peer");
@@ -51,7 +51,7 @@ static void test_shared_memory(void)
 
 static void test_protocol_tables(void)
 {
-    fp_ucx_selection_t s = from_file("ucx-1.13.1-proto-enable-tcp.log");
+    fp_ucx_selection_t s = from_file("ucx-1.13.1-proto-enable-tcp.txt");
     char text[2048];
     CHECK(s.nendpoints == 0); /* the new protocols print tables instead */
     CHECK(s.nprotocols == 6);
