@@ -97,7 +97,8 @@ const fp_option_t fp_options[] = {
     {0, "expect-nic", FP_OPT_STRING, FIELD(expect_nic), "NIC", NULL, 0, 0, NULL, NULL, 0,
      "fail a size (exit 3) where < 90% of the inter-node payload crossed NIC (eth0, mlx5_0:1)"},
     {0, "path-evidence", FP_OPT_CHOICE, FIELD(path_evidence), "on|off", "on", 0, 0, off_on, NULL, 0,
-     "read NIC byte counters before and after each size (outside the timed region)"},
+     "read NIC byte counters before and after each size (outside the timed region); record UCX's "
+     "transport and protocol selection from its log"},
     {'h', "help", FP_OPT_FLAG, FIELD(help), NULL, NULL, 0, 0, NULL, NULL, 0, "this text"},
     {'v', "version", FP_OPT_FLAG, FIELD(version), NULL, NULL, 0, 0, NULL, NULL, 0,
      "print the version"},

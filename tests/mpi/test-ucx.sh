@@ -25,19 +25,28 @@ mkdir "$work/tmp"
 TMPDIR=$work/tmp
 export TMPDIR
 
-# ucx_job TLS PROGRAM-ARGS...: 2 ranks over the transports UCX_TLS names, through the launcher's
-# default (Open MPI: the pml ucx chosen above).
+# ucx_job TLS ARGS...: fabperf_latency (-i 50; -m 8:8 unless ARGS give -m) on 2 ranks over the
+# transports UCX_TLS names, through the launcher's default (Open MPI: the pml ucx chosen above).
 ucx_job() {
     job_tls=$1
     shift
+    case " $* " in *" -m "*) ;; *) set -- -m 8:8 "$@" ;; esac
     UCX_TLS=$job_tls UCX_NET_DEVICES=lo timeout 120 "$FABPERF_LAUNCH" 2 default "$FABPERF_BIN/fabperf_latency" \
-        -m 8:8 -i 50 "$@" </dev/null >"$work/out" 2>"$work/err"
+        -i 50 "$@" </dev/null >"$work/out" 2>"$work/err"
     rc=$?
+}
+
+# results EXPR: EXPR (json_check's) holds over fabperf's JSON lines. MPICH's UCX prints its own
+# lines (the user's log level, its warnings) to the same output: they are set aside.
+results() {
+    grep '^{' "$work/out" >"$work/json"
+    grep -v '^{' "$work/out" | sed 's/^/  (not fabperf'"'"'s) /' | head -5
+    json_check "$work/json" "$1"
 }
 
 # ucx_holds EXPR: EXPR (Python, over u = the meta line's "ucx") holds.
 ucx_holds() {
-    json_check "$work/out" "meta['ucx'] is not None and (lambda u: $1)(meta['ucx'])"
+    results "meta['ucx'] is not None and (lambda u: $1)(meta['ucx'])"
 }
 
 nothing_left() {
@@ -49,9 +58,11 @@ check "UCX_TLS=tcp: exit 0" rc_is 0
 check "UCX_TLS=tcp: the transport to the peer is tcp/lo, UCX's version and a peer endpoint recorded" ucx_holds \
     'u["transports"] == "tcp/lo" and u["version"] and u["note"] is None and any(
      e["to"] == "peer" and e["lanes"].startswith("tag(tcp/lo") for e in u["endpoints"])'
-check "UCX_TLS=tcp: the variables set for UCX are not in the recorded environment" json_check "$work/out" \
+check "UCX_TLS=tcp: the variables set for UCX are not in the recorded environment" results \
     '"UCX_TLS" in meta["env"] and not any(k in meta["env"] for k in ("UCX_LOG_LEVEL", "UCX_LOG_FILE", "UCX_PROTO_INFO"))'
 check "UCX_TLS=tcp: no log file left behind" nothing_left
+check "UCX_TLS=tcp: nothing configured during the sweep, no ucx_end" results \
+    'end is not None and "ucx_end" not in end'
 
 ucx_job sm,self --format json
 check "UCX_TLS=sm: exit 0" rc_is 0
@@ -66,7 +77,7 @@ check "text: UCX's info lines that raising its level let through are not shown" 
     "! grep -Eq 'UCX +(INFO|DIAG)' '$work/out' '$work/err'"
 
 ucx_job tcp,self --format json --path-evidence off
-check "--path-evidence off: ucx null" json_check "$work/out" 'meta["ucx"] is None'
+check "--path-evidence off: ucx null" results 'meta["ucx"] is None'
 
 # The new protocols log a table per operation, only into a log file: here the user's.
 UCX_PROTO_ENABLE=y UCX_LOG_FILE=$work/ucx.%p.log ucx_job tcp,self --format json
@@ -75,16 +86,35 @@ check "UCX_PROTO_ENABLE=y with UCX_LOG_FILE: the tag-matching protocols of the t
      p["ranges"][0]["range"].startswith("0..") and p["ranges"][0]["protocol"] == "eager short" and
      all(r["via"] == "tcp/lo" for r in p["ranges"]) for p in u["protocols"])'
 
-# The user's own level: MPICH's UCX read it at load, its lines are shown and still read; Open
-# MPI's UCX sends them to the output, where fabperf cannot read them, and says so.
-UCX_LOG_LEVEL=info ucx_job tcp,self --format json
+# UCX's warnings (an unknown transport) are shown once per rank: MPICH's UCX prints them itself,
+# from Open MPI's fabperf copies them from its log file to standard error.
+ucx_job tcp,self,nosuchtransport
+check "a UCX warning: shown once per rank" sh -c \
+    "[ \$(cat '$work/out' '$work/err' | grep -c \"UCX  WARN  transport 'nosuchtransport' is not available\") -eq 2 ]"
+
 if [ "$FABPERF_MPI_FLAVOR" = mpich ]; then
-    check "user's UCX_LOG_LEVEL=info: UCX's lines shown and the selection read" sh -c \
-        "grep -q 'UCX  INFO' '$work/out' && grep '^{\"type\":\"meta\"' '$work/out' >'$work/meta' &&
-         '$PYTHON3' -c 'import json,sys; u=json.load(open(sys.argv[1]))[\"ucx\"]; sys.exit(u[\"transports\"] != \"tcp/lo\")' '$work/meta'"
+    # UCX was loaded with the program: its log goes to the output unless UCX_LOG_FILE was set.
+    UCX_PROTO_ENABLE=y ucx_job tcp,self --format json
+    check "MPICH, UCX_PROTO_ENABLE=y without UCX_LOG_FILE: unknown, and the note says what to set" ucx_holds \
+        'u["endpoints"] == [] and u["protocols"] == [] and "set it at launch" in u["note"]'
+    # The user's own level: shown, and still read.
+    UCX_LOG_LEVEL=info ucx_job tcp,self --format json
+    check "MPICH, user's UCX_LOG_LEVEL=info: UCX's lines shown" grep -q 'UCX  INFO' "$work/out"
+    check "MPICH, user's UCX_LOG_LEVEL=info: the selection read" ucx_holds 'u["transports"] == "tcp/lo"'
 else
-    check "user's UCX_LOG_LEVEL=info without UCX_LOG_FILE: the selection is unknown, and why" sh -c \
-        "grep '^{\"type\":\"meta\"' '$work/out' >'$work/meta' &&
-         '$PYTHON3' -c 'import json,sys; u=json.load(open(sys.argv[1]))[\"ucx\"]; sys.exit(not (u[\"endpoints\"] == [] and \"without UCX_LOG_FILE\" in u[\"note\"]))' '$work/meta'"
+    # UCX loaded in MPI_Init logs into fabperf's file, tables included; Open MPI's blocking sends
+    # of 4 KiB and more select a protocol of their own on first use, in the first size's warm-up:
+    # the end record.
+    UCX_PROTO_ENABLE=y ucx_job tcp,self --format json -m 4K:4K
+    check "Open MPI, UCX_PROTO_ENABLE=y: tables from fabperf's own log file" ucx_holds \
+        'any(p["operation"].startswith("tagged message") and p["ranges"][0]["via"] == "tcp/lo" for p in u["protocols"])'
+    check "Open MPI, UCX_PROTO_ENABLE=y: the protocol selected during the sweep is in ucx_end" results \
+        '(end is not None and any("fast-completion" in p["operation"] for p in end["ucx_end"]["protocols"]) and
+          not any("fast-completion" in p["operation"] for p in meta["ucx"]["protocols"]))'
+    check "Open MPI, UCX_PROTO_ENABLE=y: no log file left behind" nothing_left
+    # The user's own level without a file: UCX prints to the output, where fabperf cannot read.
+    UCX_LOG_LEVEL=info ucx_job tcp,self --format json
+    check "Open MPI, user's UCX_LOG_LEVEL=info without UCX_LOG_FILE: unknown, and why" ucx_holds \
+        'u["endpoints"] == [] and "without UCX_LOG_FILE" in u["note"]'
 fi
 finish
