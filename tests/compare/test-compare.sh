@@ -412,11 +412,12 @@ check "evidence: the path as NIC and lowest share, or no inter-node payload; UCX
     json_holds 'value("fabperf_bw", 1048576, "tcp")["path"] == "fpveth0 100%; ucx tcp/fpveth0" and value("fabperf_bw", 1048576, "tcp")["ucx"] == "tcp/fpveth0" and value("fabperf_bw", 1048576, "shm")["path"] == "no inter-node payload; no NIC" and "ucx" not in value("fabperf_bw", 1048576, "shm") and value("fabperf_bw", 1048576, "tcp")["expect"] == "80%line@1M:4M (>= 100)"'
 # A launch whose UCX configured more during the sweep: the end record's ucx_end is what it used.
 mv "$work/ev" "$work/ev-all"
+evidence early 1 pass "$veth" "$ucx"
 evidence late 1 pass "$veth" "$ucx"
 sed -i 's|^{"type":"end",|{"type":"end","ucx_end":{"transports":"rc_mlx5/mlx5_0:1"},|' "$work/ev/late.1.fabperf_bw.json"
 compare --format json "$work/ev"
 check "evidence: UCX's transports from ucx_end where the end record has one" \
-    json_holds 'value("fabperf_bw", 1048576, "late")["path"] == "fpveth0 100%; ucx rc_mlx5/mlx5_0:1"'
+    json_holds 'value("fabperf_bw", 1048576, "late")["path"] == "fpveth0 100%; ucx rc_mlx5/mlx5_0:1" and value("fabperf_bw", 1048576, "early")["path"] == "fpveth0 100%; ucx tcp/fpveth0"'
 rm -r "$work/ev"
 mv "$work/ev-all" "$work/ev"
 compare "$work/ev"
