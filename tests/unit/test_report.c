@@ -5,6 +5,7 @@
 #include "check.h"
 #include "collective.h"
 #include "report.h"
+#include "ucx_log.h"
 
 /* UCX_TLS differs between the ranks: rank 0 has one value, rank 1 another, ranks 2-3 none. */
 static int ucx_rank0[] = {0}, ucx_rank1[] = {1}, ucx_unset[] = {2, 3};
@@ -16,6 +17,25 @@ static fp_place_t places[] = {
     {"node-b", "0", 0, -1, 1, -1, "0000:1b:00.0", FP_NIC_UNKNOWN},
 };
 static fp_host_t hosts[] = {{"node-a", 1}, {"node-b", 1}};
+
+/* UCX's selection as UCX 1.13.1 logs it: endpoints at the header, a protocol more at the end. */
+static const char *const ucx_lines[] = {
+    "Version 1.13.1 (loaded from /lib/x86_64-linux-gnu/libucp.so.0)",
+    "ep_cfg[0]: tag(self/memory0 tcp/lo) rma(self/memory0) am(self/memory0 tcp/lo)",
+    "ep_cfg[1]: tag(tcp/lo) rma_am(tcp/lo) am(tcp/lo)",
+    "| 0x55fe92aab360 ep_cfg[1] | tagged message by ucp_tag_send*(fast-completion) from host memory |",
+    "|                   0..788 | eager short                                  | tcp/lo |",
+    "|               789..inf | eager zero-copy copy-out                       | tcp/lo |",
+    NULL};
+static fp_ucx_selection_t ucx_begin, ucx_grown;
+
+static const fp_ucx_selection_t *ucx_of(fp_ucx_selection_t *s, int nlines)
+{
+    fp_ucx_selection_init(s);
+    for (int i = 0; i < nlines && ucx_lines[i]; i++)
+        fp_ucx_log_line(s, ucx_lines[i]);
+    return s;
+}
 
 static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
 {
@@ -44,6 +64,10 @@ static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
     m->nenv = 2;
     m->env = env;
     m->placement = (fp_placement_t){places, 2, 1};
+    if (kind == FP_REPORT_LATENCY) {
+        m->ucx = ucx_of(&ucx_begin, 3);
+        m->ucx_end = ucx_of(&ucx_grown, 99);
+    }
     if (kind == FP_REPORT_COLLECTIVE) {
         m->nranks = 4;
         m->hosts[0].ranks = m->hosts[1].ranks = 2;
