@@ -149,8 +149,12 @@ static void start_file(void)
 {
     const char *level = getenv("UCX_LOG_LEVEL"), *tmp = getenv("TMPDIR");
     cap.mode = CAPTURE_FILE;
-    if (user_file())
+    if (user_file()) {
+        if (!level || !*level)
+            snprintf(cap.note, sizeof cap.note, "UCX_LOG_FILE is set without UCX_LOG_LEVEL=info: UCX logs its "
+                     "endpoints' lanes only at info");
         return;
+    }
     if (level && *level) {
         snprintf(cap.note, sizeof cap.note, "UCX_LOG_LEVEL is set without UCX_LOG_FILE: UCX's log went to the output");
         return;

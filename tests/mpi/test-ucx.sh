@@ -112,6 +112,10 @@ else
         '(end is not None and any("fast-completion" in p["operation"] for p in end["ucx_end"]["protocols"]) and
           not any("fast-completion" in p["operation"] for p in meta["ucx"]["protocols"]))'
     check "Open MPI, UCX_PROTO_ENABLE=y: no log file left behind" nothing_left
+    # The user's own file without the level: read, but UCX writes the lanes only at info.
+    UCX_LOG_FILE=$work/user.%p.log ucx_job tcp,self --format json
+    check "Open MPI, user's UCX_LOG_FILE without UCX_LOG_LEVEL: unknown, and why" ucx_holds \
+        'u["endpoints"] == [] and "without UCX_LOG_LEVEL=info" in u["note"]'
     # The user's own level without a file: UCX prints to the output, where fabperf cannot read.
     UCX_LOG_LEVEL=info ucx_job tcp,self --format json
     check "Open MPI, user's UCX_LOG_LEVEL=info without UCX_LOG_FILE: unknown, and why" ucx_holds \
