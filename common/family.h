@@ -9,6 +9,10 @@
 
 typedef struct fp_family {
     const char *name;
+    /* For the header and messages: the limit the family puts on the automatic batch in fixed
+     * mode (plan.max_batch), and what sizes round to; NULL: none. */
+    const char *batch_limit;
+    const char *round_unit;
     /* Before anything is allocated: the family's state, and its parameters checked against this
      * job (no communication, the same verdict on every rank). FP_ERR with err set: bad usage. */
     int (*prepare)(fp_run_t *run, char *err, size_t errlen);

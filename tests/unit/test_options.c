@@ -1,9 +1,12 @@
 /* The option table: defaults, parsing, and one clear line per bad input. */
 #include "check.h"
+#include "comm.h"
 #include "options.h"
 
-static const fp_bench_t windowed = {.name = "bw", .title = "t", .uses = FP_USES_WINDOW, .default_max = 4 << 20};
-static const fp_bench_t plain = {.name = "latency", .title = "t", .default_max = 4 << 20};
+static const fp_bench_t windowed = {.name = "bw", .title = "t", .uses = FP_USES_WINDOW, .default_max = 4 << 20,
+                                    .metric = &fp_metric_latency};
+static const fp_bench_t plain = {.name = "latency", .title = "t", .default_max = 4 << 20,
+                                 .metric = &fp_metric_latency};
 
 static int parse(const fp_bench_t *b, fp_params_t *p, char *err, const char *a1, const char *a2,
                  const char *a3, const char *a4)

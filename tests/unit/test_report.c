@@ -4,6 +4,8 @@
 
 #include "check.h"
 #include "collective.h"
+#include "comm.h"
+#include "metric.h"
 #include "report.h"
 
 /* UCX_TLS differs between the ranks: rank 0 has one value, rank 1 another, ranks 2-3 none. */
@@ -17,13 +19,19 @@ static fp_place_t places[] = {
 };
 static fp_host_t hosts[] = {{"node-a", 1}, {"node-b", 1}};
 
-static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
+#define LATENCY (&fp_metric_latency)
+#define BANDWIDTH (&fp_metric_bandwidth)
+#define COLLECTIVE (&fp_metric_collective)
+
+static fp_coll_meta_t coll_meta;
+
+static void meta_init(fp_meta_t *m, const fp_metric_t *kind)
 {
     memset(m, 0, sizeof *m);
-    m->program = kind == FP_REPORT_LATENCY ? "fabperf_latency" : kind == FP_REPORT_BANDWIDTH ? "fabperf_bw" : "fabperf_allreduce";
+    m->program = kind == LATENCY ? "fabperf_latency" : kind == BANDWIDTH ? "fabperf_bw" : "fabperf_allreduce";
     m->benchmark = m->program + strlen("fabperf_");
     m->title = "Test";
-    m->report = kind;
+    m->metric = kind;
     snprintf(m->date, sizeof m->date, "2026-01-02T03:04:05Z");
     m->nranks = 2;
     m->nhosts = 2;
@@ -38,21 +46,23 @@ static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
     snprintf(m->iterations, sizeof m->iterations, "fixed: 100 operations per size");
     snprintf(m->warmup, sizeof m->warmup, "10 operations per size");
     snprintf(m->batch, sizeof m->batch, "auto");
-    m->window = kind == FP_REPORT_BANDWIDTH ? 64 : 0;
+    m->window = kind == BANDWIDTH ? 64 : 0;
     m->validate = 1;
     m->label = "tcp \"rxm\"";
     m->nenv = 2;
     m->env = env;
     m->placement = (fp_placement_t){places, 2, 1};
-    if (kind == FP_REPORT_COLLECTIVE) {
+    if (kind == COLLECTIVE) {
         m->nranks = 4;
         m->hosts[0].ranks = m->hosts[1].ranks = 2;
-        snprintf(m->backend, sizeof m->backend, "mpi (blocking MPI collectives)");
-        m->datatype = "float";
-        m->op = "sum";
-        m->root = -1;
-        m->busbw_formula = "2(n-1)/n";
-        m->busbw_factor = 1.5;
+        memset(&coll_meta, 0, sizeof coll_meta);
+        snprintf(coll_meta.backend, sizeof coll_meta.backend, "mpi (blocking MPI collectives)");
+        coll_meta.datatype = "float";
+        coll_meta.op = "sum";
+        coll_meta.root = -1;
+        coll_meta.busbw_formula = "2(n-1)/n";
+        coll_meta.busbw_factor = 1.5;
+        m->family = &coll_meta;
     }
 }
 
@@ -129,7 +139,7 @@ static void compare_golden(const char *name, const char *text)
 
 static int render_layout; /* fp_layout_t of the next render */
 
-static void render(const char *golden, fp_report_kind_t kind, fp_format_t format)
+static void render(const char *golden, const fp_metric_t *kind, fp_format_t format)
 {
     char *text = NULL;
     size_t len = 0;
@@ -140,7 +150,7 @@ static void render(const char *golden, fp_report_kind_t kind, fp_format_t format
     meta_init(&meta, kind);
     meta.layout = render_layout;
     fp_report_begin(&report, out, format, &meta);
-    if (kind == FP_REPORT_COLLECTIVE) {
+    if (kind == COLLECTIVE) {
         collective_row(&row, 1024, 0, 1);
         fp_report_row(&report, &row);
         collective_row(&row, 1 << 20, 5, 1);
@@ -155,7 +165,7 @@ static void render(const char *golden, fp_report_kind_t kind, fp_format_t format
         return;
     }
     row_init(&row, 1, 1, 0);
-    if (kind == FP_REPORT_BANDWIDTH) {
+    if (kind == BANDWIDTH) {
         row.osu = 64.0 / 2.25;
         row.headline = (fp_estimate_t){32.0, 64.0 / 2.1, 64.0 / 1.9};
     }
@@ -172,19 +182,19 @@ static void render(const char *golden, fp_report_kind_t kind, fp_format_t format
 
 int main(void)
 {
-    render("latency.txt", FP_REPORT_LATENCY, FP_FORMAT_TEXT);
-    render("latency.csv", FP_REPORT_LATENCY, FP_FORMAT_CSV);
-    render("latency.jsonl", FP_REPORT_LATENCY, FP_FORMAT_JSON);
-    render("bandwidth.txt", FP_REPORT_BANDWIDTH, FP_FORMAT_TEXT);
-    render("bandwidth.jsonl", FP_REPORT_BANDWIDTH, FP_FORMAT_JSON);
-    render("collective.txt", FP_REPORT_COLLECTIVE, FP_FORMAT_TEXT);
-    render("collective.csv", FP_REPORT_COLLECTIVE, FP_FORMAT_CSV);
-    render("collective.jsonl", FP_REPORT_COLLECTIVE, FP_FORMAT_JSON);
+    render("latency.txt", LATENCY, FP_FORMAT_TEXT);
+    render("latency.csv", LATENCY, FP_FORMAT_CSV);
+    render("latency.jsonl", LATENCY, FP_FORMAT_JSON);
+    render("bandwidth.txt", BANDWIDTH, FP_FORMAT_TEXT);
+    render("bandwidth.jsonl", BANDWIDTH, FP_FORMAT_JSON);
+    render("collective.txt", COLLECTIVE, FP_FORMAT_TEXT);
+    render("collective.csv", COLLECTIVE, FP_FORMAT_CSV);
+    render("collective.jsonl", COLLECTIVE, FP_FORMAT_JSON);
     render_layout = FP_LAYOUT_NCCL_TESTS;
-    render("collective-nccl-tests.txt", FP_REPORT_COLLECTIVE, FP_FORMAT_TEXT);
+    render("collective-nccl-tests.txt", COLLECTIVE, FP_FORMAT_TEXT);
     render_layout = FP_LAYOUT_OSU;
-    render("collective-osu.txt", FP_REPORT_COLLECTIVE, FP_FORMAT_TEXT);
-    render("latency-osu.txt", FP_REPORT_LATENCY, FP_FORMAT_TEXT);
-    render("bandwidth-osu.txt", FP_REPORT_BANDWIDTH, FP_FORMAT_TEXT);
+    render("collective-osu.txt", COLLECTIVE, FP_FORMAT_TEXT);
+    render("latency-osu.txt", LATENCY, FP_FORMAT_TEXT);
+    render("bandwidth-osu.txt", BANDWIDTH, FP_FORMAT_TEXT);
     return CHECK_DONE();
 }
