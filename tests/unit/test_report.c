@@ -180,6 +180,75 @@ static void render(const char *golden, const fp_metric_t *kind, fp_format_t form
     free(text);
 }
 
+/* A metric defined outside the families, as a new family defines its own: a column of its own
+ * beside common ones, a header line from its header fields, closing lines from a tally. The report
+ * machinery renders it as given. */
+static double get_rate(const fp_row_t *r) { return r->osu * 2; }
+static const fp_column_t col_rate = {"rate_per_s", "Rate(/s)", 12, 1, FP_COL_REAL, get_rate, NULL, NULL, NULL,
+                                     NULL, NULL, 0};
+static const fp_column_t *const rate_columns[] = {&fp_col_size, &col_rate, &fp_col_p50, NULL};
+static void rate_text_meta(FILE *out, const fp_meta_t *m) { fprintf(out, "# pairs: %s\n", (const char *)m->family); }
+static void rate_json_meta(FILE *out, const fp_meta_t *m) { fprintf(out, ",\"pairs\":\"%s\"", (const char *)m->family); }
+static void rate_tally(fp_report_t *r, const fp_row_t *row)
+{
+    r->total += row->osu;
+    r->counted++;
+}
+static void rate_text_end(FILE *out, const fp_report_t *r) { fprintf(out, "# rows: %ld, sum %g\n", r->counted, r->total); }
+static void rate_json_end(FILE *out, const fp_report_t *r) { fprintf(out, ",\"rows\":%ld", r->counted); }
+static const fp_metric_t rate_metric = {
+    .name = "rate", .columns = rate_columns, .text_style = FP_TEXT_OSU, .text_meta = rate_text_meta,
+    .json_meta = rate_json_meta, .tally = rate_tally, .text_end = rate_text_end, .json_end = rate_json_end,
+    .osu_heading = "Rate", .quantity = FP_QTY_RATE, .unit = "/s",
+};
+
+static char *render_rate(fp_format_t format, int layout)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    fp_meta_t meta;
+    fp_report_t report;
+    fp_row_t row;
+    meta_init(&meta, &rate_metric);
+    meta.family = "0 -> 1";
+    meta.layout = layout;
+    fp_report_begin(&report, out, format, &meta);
+    row_init(&row, 1, 1, 0);
+    fp_report_row(&report, &row);
+    row_init(&row, 4096, 0, 0);
+    row.osu = 4.0;
+    fp_report_row(&report, &row);
+    fp_report_end(&report, "complete", 0);
+    fclose(out);
+    return text;
+}
+
+static void render_new_metric(void)
+{
+    char *text = render_rate(FP_FORMAT_TEXT, FP_LAYOUT_FULL);
+    CHECK(strstr(text, "# batch: auto\n# pairs: 0 -> 1\n# validation: on\n") != NULL);
+    CHECK(strstr(text, "\n# Size        Rate(/s)     P50(us)\n1                  4.5        2.00\n"
+                       "4096               8.0        2.00\n") != NULL);
+    CHECK(strstr(text, "\n# rows: 2, sum 6.25\n") != NULL);
+    free(text);
+    text = render_rate(FP_FORMAT_TEXT, FP_LAYOUT_OSU);
+    CHECK(strstr(text, "\n# Size                  Rate\n1                       2.25\n"
+                       "4096                    4.00\n") != NULL);
+    free(text);
+    text = render_rate(FP_FORMAT_JSON, FP_LAYOUT_FULL);
+    CHECK(strstr(text, "\"metric\":\"rate\",") != NULL);
+    CHECK(strstr(text, ",\"pairs\":\"0 -> 1\",\"adaptive\":false,") != NULL);
+    CHECK(strstr(text, ",\"columns\":[\"size\",\"rate_per_s\",\"p50_us\"]}\n") != NULL);
+    CHECK(strstr(text, "{\"type\":\"row\",\"size\":4096,\"rate_per_s\":8,\"p50_us\":2}\n") != NULL);
+    CHECK(strstr(text, "{\"type\":\"end\",\"status\":\"complete\",\"failures\":0,\"rows\":2") != NULL);
+    free(text);
+    text = render_rate(FP_FORMAT_CSV, FP_LAYOUT_FULL);
+    CHECK(strstr(text, "\nsize,rate_per_s,p50_us\n1,4.5,2\n4096,8,2\n") != NULL);
+    CHECK(strstr(text, "# rows:") == NULL); /* closing lines are text's */
+    free(text);
+}
+
 int main(void)
 {
     render("latency.txt", LATENCY, FP_FORMAT_TEXT);
@@ -196,5 +265,6 @@ int main(void)
     render("collective-osu.txt", COLLECTIVE, FP_FORMAT_TEXT);
     render("latency-osu.txt", LATENCY, FP_FORMAT_TEXT);
     render("bandwidth-osu.txt", BANDWIDTH, FP_FORMAT_TEXT);
+    render_new_metric();
     return CHECK_DONE();
 }
