@@ -120,7 +120,7 @@ static void fill_row(fp_run_t *run, size_t bytes, long batch, size_t n, fp_row_t
     fp_stats_batch_means(&row->time, batch);
     row->headline = headline_of(b, &run->ctx, bytes, &row->time);
     row->osu = b->metric->quantity == FP_QTY_RATE ? (double)bytes * (double)run->ctx.window * b->directions / row->time.mean
-                                                : row->time.mean;
+                                                  : row->time.mean;
 }
 
 static int pt2pt_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
