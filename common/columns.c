@@ -47,3 +47,16 @@ const fp_column_t fp_col_target = {"target_met", "Target", 7, 0, FP_COL_FLAG, fp
 const fp_column_t fp_col_staged = {"staged", "Staged", 7, 0, FP_COL_FLAG, fp_get_staged, "yes", "no", NULL, NULL, NULL, 0};
 const fp_column_t fp_col_check = {"validation", "Check", 7, 0, FP_COL_CHECK, fp_get_check, NULL, NULL, NULL, NULL, NULL, 0};
 const fp_column_t fp_col_wrong = {"wrong", "Wrong", 7, 0, FP_COL_COUNT, fp_get_wrong, NULL, NULL, NULL, NULL, NULL, 0};
+
+/* The rows of OSU-style programs: OSU's value column first, then the statistics. */
+const fp_column_t *const fp_columns_latency[] = {
+    &fp_col_size, &fp_col_avg_latency, &fp_col_min, &fp_col_p50, &fp_col_p50_lo, &fp_col_p50_hi, &fp_col_p99,
+    &fp_col_max, &fp_col_stddev, &fp_col_ci_pct, &fp_col_samples, &fp_col_batch, &fp_col_target,
+    &fp_col_staged, &fp_col_check, &fp_col_wrong, NULL,
+};
+
+const fp_column_t *const fp_columns_bandwidth[] = {
+    &fp_col_size, &fp_col_bandwidth, &fp_col_bw_p50, &fp_col_bw_lo, &fp_col_bw_hi, &fp_col_mean, &fp_col_min,
+    &fp_col_p50, &fp_col_p50_lo, &fp_col_p50_hi, &fp_col_p99, &fp_col_max, &fp_col_stddev, &fp_col_ci_pct,
+    &fp_col_samples, &fp_col_batch, &fp_col_target, &fp_col_staged, &fp_col_check, &fp_col_wrong, NULL,
+};

@@ -98,5 +98,8 @@ extern const fp_column_t fp_col_size, fp_col_avg_latency, fp_col_bandwidth, fp_c
     fp_col_bw_hi, fp_col_mean, fp_col_min, fp_col_p50, fp_col_p50_lo, fp_col_p50_hi, fp_col_p99, fp_col_max,
     fp_col_stddev, fp_col_ci_pct, fp_col_samples, fp_col_batch, fp_col_target, fp_col_staged, fp_col_check,
     fp_col_wrong;
+/* Their rows (NULL-terminated): latency (OSU's mean latency first) and bandwidth (OSU's MB/s
+ * first, then the median's MB/s and its CI). */
+extern const fp_column_t *const fp_columns_latency[], *const fp_columns_bandwidth[];
 
 #endif
