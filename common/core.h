@@ -39,6 +39,7 @@ typedef struct fp_run {
     double timer_overhead_s; /* median cost of one begin/end pair */
     double timer_resolution_s; /* the clock's smallest step */
     long batch_previous;     /* the automatic batch of the previous size (0: none yet) */
+    long batch_prior;        /* batch_previous as this size began: a grown batch never halves it */
     long operations;         /* operations run at this size so far, timed or not: what crossed */
     double *samples;         /* seconds per sample, capacity entries */
     size_t capacity;

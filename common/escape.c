@@ -33,25 +33,40 @@ static int is_line_hazard(unsigned cp)
     return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029;
 }
 
-/* quoted: inside a quoted CSV field, where a quote is written twice. */
-static void text_char(FILE *out, const unsigned char *p, int len, int quoted)
+/* The escapes text and JSON share: backslash and the common control characters. */
+static const char *short_escape(unsigned cp)
+{
+    switch (cp) {
+    case '\\': return "\\\\";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    default: return NULL;
+    }
+}
+
+/* One character of text. len 0: a byte that is not UTF-8. MODE_QUOTED_CSV: inside a quoted
+ * CSV field, where a quote is written twice; MODE_JSON: JSON string escapes. */
+enum { MODE_TEXT = 0, MODE_QUOTED_CSV = 1, MODE_JSON = 2 };
+
+static void escaped_char(FILE *out, const unsigned char *p, int len, int mode)
 {
     if (len == 0) {
-        fprintf(out, "\\x%02x", *p);
+        if (mode == MODE_JSON)
+            fputs("\\ufffd", out);
+        else
+            fprintf(out, "\\x%02x", *p);
         return;
     }
     unsigned cp = code_point(p, len);
-    if (cp == '\\')
-        fputs("\\\\", out);
-    else if (cp == '"' && quoted)
+    const char *esc = short_escape(cp);
+    if (esc)
+        fputs(esc, out);
+    else if (cp == '"' && mode == MODE_JSON)
+        fputs("\\\"", out);
+    else if (cp == '"' && mode == MODE_QUOTED_CSV)
         fputs("\"\"", out);
-    else if (cp == '\n')
-        fputs("\\n", out);
-    else if (cp == '\r')
-        fputs("\\r", out);
-    else if (cp == '\t')
-        fputs("\\t", out);
-    else if (cp < 0x80 && is_line_hazard(cp))
+    else if (mode != MODE_JSON && cp < 0x80 && is_line_hazard(cp))
         fprintf(out, "\\x%02x", cp);
     else if (is_line_hazard(cp))
         fprintf(out, "\\u%04x", cp);
@@ -59,51 +74,24 @@ static void text_char(FILE *out, const unsigned char *p, int len, int quoted)
         fwrite(p, 1, (size_t)len, out);
 }
 
-static void text_escaped(FILE *out, const char *s, int quoted)
+static void escaped(FILE *out, const char *s, int mode)
 {
     for (const unsigned char *p = (const unsigned char *)s; *p;) {
         int len = fp_utf8_length(p);
-        text_char(out, p, len, quoted);
+        escaped_char(out, p, len, mode);
         p += len ? len : 1;
     }
 }
 
 void fp_text_string(FILE *out, const char *s)
 {
-    text_escaped(out, s, 0);
-}
-
-static void json_char(FILE *out, const unsigned char *p, int len)
-{
-    if (len == 0) {
-        fputs("\\ufffd", out);
-        return;
-    }
-    unsigned cp = code_point(p, len);
-    if (cp == '"')
-        fputs("\\\"", out);
-    else if (cp == '\\')
-        fputs("\\\\", out);
-    else if (cp == '\n')
-        fputs("\\n", out);
-    else if (cp == '\r')
-        fputs("\\r", out);
-    else if (cp == '\t')
-        fputs("\\t", out);
-    else if (is_line_hazard(cp))
-        fprintf(out, "\\u%04x", cp);
-    else
-        fwrite(p, 1, (size_t)len, out);
+    escaped(out, s, MODE_TEXT);
 }
 
 void fp_json_string(FILE *out, const char *s)
 {
     fputc('"', out);
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        int len = fp_utf8_length(p);
-        json_char(out, p, len);
-        p += len ? len : 1;
-    }
+    escaped(out, s, MODE_JSON);
     fputc('"', out);
 }
 
@@ -113,7 +101,7 @@ void fp_csv_field(FILE *out, const char *s)
     int quoted = strpbrk(s, ",\"") != NULL || (n && (s[0] == ' ' || s[n - 1] == ' '));
     if (quoted)
         fputc('"', out);
-    text_escaped(out, s, quoted);
+    escaped(out, s, quoted ? MODE_QUOTED_CSV : MODE_TEXT);
     if (quoted)
         fputc('"', out);
 }

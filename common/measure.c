@@ -164,24 +164,44 @@ static int verdict_pending(const fp_run_t *run, size_t bytes, long batch, const 
     return run->sampler.verdict_pending && run->sampler.verdict_pending(run, bytes, batch, s);
 }
 
-/* Rank 0 judges the samples of the current phase; everybody follows. */
+/* Whether the batch may still double: under the limit and the plan's cap. */
+static int batch_may_grow(const fp_run_t *run, long batch)
+{
+    long cap = run->plan.max_batch > 0 && run->plan.max_batch < FP_BATCH_LIMIT ? run->plan.max_batch : FP_BATCH_LIMIT;
+    return batch < cap;
+}
+
+/* Doubles an automatic batch; one that would then be half the previous size's takes that one,
+ * as choose_batch does. */
+static void grow_batch(fp_run_t *run, long *batch)
+{
+    *batch = *batch * 4 == run->batch_prior ? run->batch_prior : *batch * 2;
+    run->batch_previous = *batch;
+}
+
+/* Rank 0 judges the samples of the current phase; everybody follows. *grow: the median sample is
+ * shorter than a resolved one (the operation sped up after the batch was chosen, as a machine
+ * does between latency modes): the batch doubles and the size starts over. */
 static int adaptive_decision(fp_run_t *run, fp_adaptive_t *a, size_t bytes, long batch, size_t n, double started,
-                             double *scratch, size_t *next, int *decision)
+                             double *scratch, size_t *next, int *decision, int *grow)
 {
     FP_CHECK(run->timer->collect(0, n));
     FP_CHECK(run->sampler.reduce(run, n, scratch));
-    long shared[2] = {0, 0};
+    long shared[3] = {0, 0, 0};
     if (run->ctx.rank == 0) {
         fp_stats_t s;
         fp_stats_compute(scratch, n, &s);
+        shared[2] = *grow >= 0 && s.p50 < resolved_sample(run->timer_overhead_s, run->timer_resolution_s) &&
+                    batch_may_grow(run, batch);
         fp_stats_resolve(&s, run->timer_resolution_s);
         a->undecided = verdict_pending(run, bytes, batch, &s);
         shared[0] = fp_adaptive_check(a, &s, n, MPI_Wtime() - started, next);
         shared[1] = (long)*next;
     }
-    FP_MPI_CHECK(MPI_Bcast(shared, 2, MPI_LONG, 0, run->ctx.comm));
+    FP_MPI_CHECK(MPI_Bcast(shared, 3, MPI_LONG, 0, run->ctx.comm));
     *decision = (int)shared[0];
     *next = (size_t)shared[1];
+    *grow = (int)shared[2];
     return FP_OK;
 }
 
@@ -192,7 +212,9 @@ static double size_budget(const fp_run_t *run)
     return run->params.time_budget_s / samplings;
 }
 
-static int sample_adaptive(fp_run_t *run, size_t bytes, long batch, size_t *count, int *met)
+/* automatic: *batch was chosen here, and doubles while the samples turn out unresolved
+ * (adaptive_decision); a batch given by the option or the family stays. */
+static int sample_adaptive(fp_run_t *run, size_t bytes, int automatic, long *batch, size_t *count, int *met)
 {
     double *scratch = run->ctx.rank == 0 ? malloc(run->capacity * sizeof *scratch) : NULL;
     if (run->ctx.rank == 0 && !scratch)
@@ -206,12 +228,18 @@ static int sample_adaptive(fp_run_t *run, size_t bytes, long batch, size_t *coun
     while (rc == FP_OK && decision != FP_ADAPT_STOP) {
         for (; n < next && rc == FP_OK; n++) {
             fp_guard_step((long)n + 1);
-            rc = take_sample(run, n, bytes, batch);
+            rc = take_sample(run, n, bytes, *batch);
         }
+        int grow = automatic ? 0 : -1; /* bounded by the batch limit and the size's budget */
         if (rc == FP_OK)
-            rc = adaptive_decision(run, &a, bytes, batch, n, started, scratch, &next, &decision);
-        if (decision == FP_ADAPT_RESTART)
+            rc = adaptive_decision(run, &a, bytes, *batch, n, started, scratch, &next, &decision, &grow);
+        if (rc == FP_OK && grow > 0) { /* the same budget, fresh samples of the longer batch */
+            grow_batch(run, batch);
+            fp_adaptive_init(&a, run->params.ci_target_pct, size_budget(run), run->capacity);
+            n = 0, next = fp_adaptive_first(&a), decision = FP_ADAPT_MORE;
+        } else if (decision == FP_ADAPT_RESTART) {
             n = 0; /* the pilot's samples decided how many; fresh ones are reported */
+        }
     }
     free(scratch);
     *count = n;
@@ -220,13 +248,42 @@ static int sample_adaptive(fp_run_t *run, size_t bytes, long batch, size_t *coun
     return rc;
 }
 
-static int sample_fixed(fp_run_t *run, size_t bytes, long batch, size_t *n)
+/* Fixed mode's counterpart of adaptive_decision's *grow: rank 0's median sample of this round
+ * (from a copy: the samples stay in order for the reduction over ranks) against a resolved one,
+ * where the doubled batch still leaves FP_MIN_SAMPLES samples. */
+#define FP_MIN_SAMPLES 32
+
+static int fixed_batch_short(fp_run_t *run, long batch, size_t n, int *grow)
 {
-    *n = (size_t)((run->plan.iterations + batch - 1) / batch);
-    fp_guard_phase("sample", (long)*n);
-    for (size_t i = 0; i < *n; i++) {
-        fp_guard_step((long)i + 1);
-        FP_CHECK(take_sample(run, i, bytes, batch));
+    *grow = 0;
+    FP_CHECK(run->timer->collect(0, n));
+    if (run->ctx.rank == 0 && batch_may_grow(run, batch) && run->plan.iterations / (2 * batch) >= FP_MIN_SAMPLES) {
+        double *copy = malloc(n * sizeof *copy);
+        if (!copy)
+            return fp_fail("malloc(%zu B) for the batch check failed", n * sizeof *copy);
+        memcpy(copy, run->samples, n * sizeof *copy);
+        *grow = median_of(copy, n) < resolved_sample(run->timer_overhead_s, run->timer_resolution_s);
+        free(copy);
+    }
+    FP_MPI_CHECK(MPI_Bcast(grow, 1, MPI_INT, 0, run->ctx.comm));
+    return FP_OK;
+}
+
+/* automatic: as in sample_adaptive; the operations stay the plan's, in fewer, longer samples. */
+static int sample_fixed(fp_run_t *run, size_t bytes, int automatic, long *batch, size_t *n)
+{
+    for (int grow = 1; grow;) {
+        *n = (size_t)((run->plan.iterations + *batch - 1) / *batch);
+        fp_guard_phase("sample", (long)*n);
+        for (size_t i = 0; i < *n; i++) {
+            fp_guard_step((long)i + 1);
+            FP_CHECK(take_sample(run, i, bytes, *batch));
+        }
+        grow = 0;
+        if (automatic)
+            FP_CHECK(fixed_batch_short(run, *batch, *n, &grow));
+        if (grow)
+            grow_batch(run, batch);
     }
     return FP_OK;
 }
@@ -234,11 +291,13 @@ static int sample_fixed(fp_run_t *run, size_t bytes, long batch, size_t *n)
 int fp_sample_size(fp_run_t *run, size_t bytes, long *batch, size_t *n, int *met)
 {
     *met = -1;
+    int automatic = *batch <= 0 && run->params.batch <= 0;
+    run->batch_prior = run->batch_previous;
     FP_CHECK(warm_up(run, bytes, batch));
     if (run->params.adaptive)
-        FP_CHECK(sample_adaptive(run, bytes, *batch, n, met));
+        FP_CHECK(sample_adaptive(run, bytes, automatic, batch, n, met));
     else
-        FP_CHECK(sample_fixed(run, bytes, *batch, n));
+        FP_CHECK(sample_fixed(run, bytes, automatic, batch, n));
     if (run->sampler.sync)
         FP_CHECK(run->sampler.sync(&run->ctx)); /* the last sample's work is done */
     FP_CHECK(run->timer->collect(0, *n));

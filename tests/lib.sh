@@ -1,13 +1,11 @@
 # shellcheck shell=sh
-# Shared helpers of the MPI tests (sourced). Environment from the test harness:
-# FABPERF_BIN (programs), FABPERF_LAUNCH (launcher wrapper), FABPERF_TESTS_DIR, PYTHON3.
+# Shared helpers of the MPI tests (sourced), on top of the assertion helpers of tests/checks.sh.
+# Environment from the test harness: FABPERF_BIN (programs), FABPERF_LAUNCH (launcher wrapper),
+# FABPERF_TESTS_DIR, PYTHON3.
 set -u
 : "${FABPERF_BIN:?run through make check}" "${FABPERF_LAUNCH:?}" "${FABPERF_TESTS_DIR:?}"
-PYTHON3=${PYTHON3:-python3}
-failures=0
-checks=0
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/checks.sh
+. "$FABPERF_TESTS_DIR/checks.sh"
 
 # run_job NP TRANSPORT PROGRAM [ARGS...]: runs a job with a hang guard; output in $work/out,
 # $work/err; sets $rc.
@@ -57,37 +55,6 @@ if not ok:
 sys.exit(0 if ok else 1)' "$1" "$2"
 }
 
-stderr_has() {
-    grep -F -q -- "$1" "$work/err" || { echo "  stderr lacks '$1':"; sed 's/^/    /' "$work/err" | head -20; return 1; }
-}
-
-# check DESCRIPTION COMMAND...: one assertion.
-check() {
-    description=$1
-    shift
-    checks=$((checks + 1))
-    if "$@"; then
-        echo "ok - $description"
-    else
-        echo "not ok - $description"
-        failures=$((failures + 1))
-    fi
-}
-
 check_output() {
     "$PYTHON3" "$FABPERF_TESTS_DIR/check_output.py" "$@"
-}
-
-rc_not() {
-    [ "$rc" -ne "$1" ] || { echo "  exit code $rc; stderr:"; sed 's/^/    /' "$work/err" | head -20; return 1; }
-}
-
-rc_is() {
-    [ "$rc" -eq "$1" ] || { echo "  exit code $rc, expected $1; stderr:"; sed 's/^/    /' "$work/err" | head -20; return 1; }
-}
-
-finish() {
-    echo "$checks checks, $failures failed"
-    [ "$failures" -eq 0 ]
-    exit $?
 }

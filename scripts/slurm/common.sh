@@ -7,6 +7,7 @@
 #   FP_PROGRAMS       array of program names (found in $FABPERF_BIN or PATH)
 #   fp_check_config   function ENV=VAL...: return 0 if the configuration can run
 #                     on the allocated nodes, else print the reason and return 1
+#                     (FP_CHECK_LABEL holds the configuration's label)
 #   fp_launcher_args  optional function: prints extra launcher arguments for
 #                     the current MPI_FLAVOR, one a line
 #   fp_program_args   optional function PROGRAM: prints extra program arguments,
@@ -14,6 +15,7 @@
 #
 # The launcher-args field may also hold these words, which are not passed on:
 #   @same-node  all ranks are placed on the first allocated node (shared memory)
+#   @nodes=A,B  one rank on each listed node, and only there (a pair of nodes)
 #   @gpu        the programs get $FABPERF_GPU_ARGS [-d cuda] (device buffers)
 #
 # Environment (all optional):
@@ -210,16 +212,20 @@ fp_default_launcher() {
     esac
 }
 
-# fp_strip_markers LAUNCH-WORDS...: FP_KEPT, the words without the markers (@same-node, @gpu);
-# FP_SAME_NODE, the node that @same-node asks for (empty without it).
+# fp_strip_markers LAUNCH-WORDS...: FP_KEPT, the words without the markers (@same-node, @nodes=,
+# @gpu); FP_SAME_NODE, the node that @same-node asks for, FP_NODES the nodes of @nodes= (comma
+# separated); both empty without their marker.
 fp_strip_markers() {
     local w
     FP_SAME_NODE=''
+    FP_NODES=''
     FP_KEPT=()
     for w in "$@"; do
         if [[ $w == @same-node ]]; then
             FP_SAME_NODE=$(scontrol show hostnames "${SLURM_JOB_NODELIST:-}" 2>/dev/null | head -n 1)
             FP_SAME_NODE=${FP_SAME_NODE:-localhost}
+        elif [[ $w == @nodes=* ]]; then
+            FP_NODES=${w#@nodes=}
         elif [[ $w != @gpu ]]; then
             FP_KEPT+=("$w")
         fi
@@ -227,16 +233,20 @@ fp_strip_markers() {
 }
 
 # fp_flavour_args SAME-NODE ENV-WORDS...: appends the launcher's own options of MPI_FLAVOR to
-# FP_CMD (rank count, placement, environment).
+# FP_CMD (rank count, placement, environment); FP_NODES (fp_strip_markers) places one rank on
+# each of its nodes.
 fp_flavour_args() {
-    local same_node=$1 kv
+    local same_node=$1 kv nodes=${FP_NODES:-} ntasks=${SLURM_NTASKS:-2}
     shift
+    [[ -n $nodes ]] && ntasks=$(($(tr -cd , <<<"$nodes" | wc -c) + 1))
     case $MPI_FLAVOR in
     openmpi)
         if [[ $(id -u) -eq 0 ]]; then FP_CMD+=(--allow-run-as-root); fi
-        FP_CMD+=(-np "${SLURM_NTASKS:-2}")
+        FP_CMD+=(-np "$ntasks")
         if [[ -n $same_node ]]; then
-            FP_CMD+=(--host "$same_node:${SLURM_NTASKS:-2}" --oversubscribe)
+            FP_CMD+=(--host "$same_node:$ntasks" --oversubscribe)
+        elif [[ -n $nodes ]]; then
+            FP_CMD+=(--host "${nodes//,/:1,}:1")
         elif [[ -n ${SLURM_NTASKS_PER_NODE:-} ]]; then
             FP_CMD+=(--map-by "ppr:${SLURM_NTASKS_PER_NODE}:node")
         fi
@@ -244,9 +254,11 @@ fp_flavour_args() {
         for kv in "$@"; do FP_CMD+=(-x "$kv"); done
         ;;
     mpich | intelmpi)
-        FP_CMD+=(-n "${SLURM_NTASKS:-2}")
+        FP_CMD+=(-n "$ntasks")
         if [[ -n $same_node ]]; then
             FP_CMD+=(-hosts "$same_node")
+        elif [[ -n $nodes ]]; then
+            FP_CMD+=(-hosts "$nodes" -ppn 1)
         elif [[ -n ${SLURM_NTASKS_PER_NODE:-} ]]; then
             FP_CMD+=(-ppn "$SLURM_NTASKS_PER_NODE")
         fi
@@ -255,7 +267,9 @@ fp_flavour_args() {
     srun)
         FP_CMD+=("--mpi=$SRUN_MPI" --kill-on-bad-exit=1)
         if [[ -n $same_node ]]; then
-            FP_CMD+=(--nodes=1 --ntasks="${SLURM_NTASKS:-2}" --nodelist="$same_node" --overcommit)
+            FP_CMD+=(--nodes=1 --ntasks="$ntasks" --nodelist="$same_node" --overcommit)
+        elif [[ -n $nodes ]]; then
+            FP_CMD+=(--nodes="$ntasks" --ntasks="$ntasks" --ntasks-per-node=1 --nodelist="$nodes")
         fi
         ;;
     *)
@@ -388,7 +402,7 @@ fp_select_configs() {
         fi
         seen[$name]=1
         read -r -a env_words <<<"$envs"
-        if ! reason=$(fp_check_config "${env_words[@]}"); then
+        if ! reason=$(FP_CHECK_LABEL=$label fp_check_config "${env_words[@]}"); then
             fp_log "SKIP $label: ${reason:-not available}"
             echo "$label: ${reason:-not available}" >>"$FABPERF_RUN_DIR/skipped.txt"
             FP_SKIPPED=$((FP_SKIPPED + 1))

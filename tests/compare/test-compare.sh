@@ -12,54 +12,20 @@
 # The assertion functions run through check, which shellcheck does not follow.
 # shellcheck disable=SC2317
 set -u
-PYTHON3=${PYTHON3:-python3}
 FABPERF_COMPARE=${FABPERF_COMPARE:-$(dirname "$0")/../../tools/fabperf-compare}
-failures=0
-checks=0
+# shellcheck source=tests/checks.sh
+. "$(dirname "$0")/../checks.sh"
 plot_skipped=
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-compare-test.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
 
 if [ ! -f "$FABPERF_COMPARE" ]; then
     echo "not ok - fabperf-compare not found at $FABPERF_COMPARE"
     exit 1
 fi
 
-check() {
-    description=$1
-    shift
-    checks=$((checks + 1))
-    if "$@"; then
-        echo "ok - $description"
-    else
-        echo "not ok - $description"
-        failures=$((failures + 1))
-    fi
-}
-
 # compare ARGS...: runs the script; stdout in $work/out, stderr in $work/err, status in $rc.
 compare() {
     "$PYTHON3" "$FABPERF_COMPARE" "$@" >"$work/out" 2>"$work/err"
     rc=$?
-}
-
-rc_is() {
-    [ "$rc" -eq "$1" ] || {
-        echo "  exit status $rc, expected $1; stderr:"
-        sed 's/^/    /' "$work/err" | head -20
-        return 1
-    }
-}
-
-# One line on stderr naming the problem, nothing on stdout.
-one_error_line() {
-    if [ "$(wc -l <"$work/err")" -eq 1 ] && [ ! -s "$work/out" ] &&
-        grep -q "^fabperf-compare: error: .*$1" "$work/err"; then
-        return 0
-    fi
-    echo "  expected one error line matching '$1'; stderr:"
-    sed 's/^/    /' "$work/err" | head -5
-    return 1
 }
 
 # help_explains WORD...: --help output (in $work/out) mentions every WORD.
@@ -319,7 +285,7 @@ check "collective: bus bandwidth CI carried over from the out-of-place time CI" 
 compare "$work/one-a.json" "$work/nop50.json"
 check "value column missing from the meta line's columns: exit 2" rc_is 2
 check "value column missing: one line naming the file and the column" \
-    one_error_line "nop50.json: column p50_us (p50 latency) is not among the columns of its meta line"
+    one_error_line fabperf-compare "nop50.json: column p50_us (p50 latency) is not among the columns of its meta line"
 { meta fabperf_latency latency '"noci"' '["size","p50_us","samples"]'; lat 1 1.0 0.9 1.1; end; } >"$work/noci.json"
 compare --format json "$work/one-a.json" "$work/noci.json"
 check "CI columns missing: exit 0" rc_is 0
@@ -346,39 +312,39 @@ mkdir "$work/empty"
 
 compare
 check "no input: exit 2" rc_is 2
-check "no input: one line" one_error_line "no input"
+check "no input: one line" one_error_line fabperf-compare "no input"
 compare "$work/one-a.json" "$work/missing.json"
 check "missing file: exit 2" rc_is 2
-check "missing file: one line" one_error_line "cannot read .*missing.json"
+check "missing file: one line" one_error_line fabperf-compare "cannot read .*missing.json"
 if [ "$(id -u)" -ne 0 ]; then
     cp "$work/one-b.json" "$work/locked.json"
     chmod 000 "$work/locked.json"
     compare "$work/one-a.json" "$work/locked.json"
     check "unreadable file: exit 2" rc_is 2
-    check "unreadable file: one line" one_error_line "cannot read .*locked.json"
+    check "unreadable file: one line" one_error_line fabperf-compare "cannot read .*locked.json"
 fi
 compare "$work/one-a.json" "$work/other.json"
 check "JSON that is not fabperf's: exit 2" rc_is 2
-check "JSON that is not fabperf's: one line" one_error_line "other.json is not a fabperf JSON result"
+check "JSON that is not fabperf's: one line" one_error_line fabperf-compare "other.json is not a fabperf JSON result"
 compare "$work/one-a.json" "$work/text.json"
 check "text file: exit 2" rc_is 2
-check "text file: one line" one_error_line "text.json is not a fabperf JSON result"
+check "text file: one line" one_error_line fabperf-compare "text.json is not a fabperf JSON result"
 compare "$work/one-a.json" "$work/beta-bw/beta-bw.1.fabperf_bw.json"
 check "latency against bandwidth: exit 2" rc_is 2
-check "latency against bandwidth: one line" one_error_line "cannot compare"
+check "latency against bandwidth: one line" one_error_line fabperf-compare "cannot compare"
 compare "$work/one-a.json"
 check "one configuration: exit 2" rc_is 2
-check "one configuration: one line" one_error_line "fewer than two configurations"
+check "one configuration: one line" one_error_line fabperf-compare "fewer than two configurations"
 compare "$work/run"
 check "repeats of one configuration only: exit 2" rc_is 2
 compare "$work/empty"
 check "folder without results: exit 2" rc_is 2
-check "folder without results: one line" one_error_line "holds no fabperf result"
+check "folder without results: one line" one_error_line fabperf-compare "holds no fabperf result"
 compare --baseline nosuch "$work/one-a.json" "$work/one-b.json"
 check "unknown baseline: exit 2" rc_is 2
-check "unknown baseline: one line" one_error_line "no such configuration"
+check "unknown baseline: one line" one_error_line fabperf-compare "no such configuration"
 compare --format xml "$work/one-a.json" "$work/one-b.json"
-check "bad --format: exit 2, one line" one_error_line "invalid choice"
+check "bad --format: exit 2, one line" one_error_line fabperf-compare "invalid choice"
 compare --help
 check "--help exits 0" rc_is 0
 check "--help explains launches, marks, crossovers, formats, plots and exits" \

@@ -2,16 +2,37 @@
  * MPI_Wtime rounded down to whole ticks, as on a system whose clock advances in steps.
  *
  * Environment:
- *   FP_CLOCK_TICK_US=T  the tick in microseconds (default 1)
- * MPI_Wtick is left alone: the program must find the tick by reading the clock. */
+ *   FP_CLOCK_TICK_US=T    the tick in microseconds (default 1)
+ *   FP_CLOCK_STRETCH=F    for the first FP_CLOCK_STRETCH_S seconds after the first reading, the
+ *   FP_CLOCK_STRETCH_S=S  clock advances F times the time that passes (operations look F times
+ *                         slower, as on a machine that later leaves a slow latency mode), then
+ *                         at the true rate again (default: no stretch)
+ * MPI_Wtime is continuous; MPI_Wtick is left alone: the program must find the tick by reading. */
 #include <mpi.h>
 #include <stdlib.h>
 
+static double setting(const char *name, double fallback)
+{
+    const char *text = getenv(name);
+    return text && *text ? atof(text) : fallback;
+}
+
+static double stretched(double now)
+{
+    static double origin = -1.0;
+    double factor = setting("FP_CLOCK_STRETCH", 1.0), span = setting("FP_CLOCK_STRETCH_S", 0.0);
+    if (origin < 0)
+        origin = now;
+    if (now < origin + span)
+        return origin + factor * (now - origin);
+    return now + (factor - 1.0) * span;
+}
+
 double MPI_Wtime(void)
 {
-    const char *text = getenv("FP_CLOCK_TICK_US");
-    double tick = (text && *text ? atof(text) : 1.0) * 1e-6;
+    double tick = setting("FP_CLOCK_TICK_US", 1.0) * 1e-6;
+    double now = stretched(PMPI_Wtime());
     if (tick <= 0)
-        return PMPI_Wtime();
-    return (double)(long long)(PMPI_Wtime() / tick) * tick;
+        return now;
+    return (double)(long long)(now / tick) * tick;
 }

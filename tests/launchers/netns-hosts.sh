@@ -7,6 +7,8 @@
 #   netns-hosts.sh hosts              print the host names, one a line
 #   netns-hosts.sh exec HOST CMD...   run CMD in HOST (its namespace and host name)
 #   netns-hosts.sh counters [HOST]    print "HOST RX_BYTES TX_BYTES" of the veth end(s)
+#   netns-hosts.sh link DEV NET       one more veth pair DEV between the hosts, on NET.1 and NET.2
+#                                     (another rail; "down" removes it with the namespaces)
 #   netns-hosts.sh shape RATE         rate-limit both veth ends (tc tbf, e.g. 1gbit)
 #   netns-hosts.sh unshape            remove the rate limit
 #   netns-hosts.sh mpirun ARGS...     Open MPI: one rank in each host, TCP over the veth
@@ -103,6 +105,19 @@ netns_hosts_down() {
     return 0
 }
 
+# _nh_wait_up DEV: wait (5 s at most) for carrier on both ends of DEV
+_nh_wait_up() {
+    local i
+    for ((i = 0; i < 50; i++)); do
+        if ip -n "${NETNS_HOSTS[0]}" -br link show "$1" | grep -q ' UP ' &&
+            ip -n "${NETNS_HOSTS[1]}" -br link show "$1" | grep -q ' UP '; then
+            return 0
+        fi
+        sleep 0.1
+    done
+    return 1
+}
+
 netns_hosts_up() {
     local i h rc
     _nh_check_caps || return
@@ -139,20 +154,31 @@ netns_hosts_up() {
         } >"/etc/netns/$h/hosts"
         echo "$h $h ${NETNS_ADDRS[$i]} $NETNS_DEV" >>"$NETNS_MAP"
     done
-    # wait for carrier on both ends
-    for ((i = 0; i < 50; i++)); do
-        if ip -n "${NETNS_HOSTS[0]}" -br link show "$NETNS_DEV" | grep -q ' UP ' &&
-            ip -n "${NETNS_HOSTS[1]}" -br link show "$NETNS_DEV" | grep -q ' UP '; then
-            break
-        fi
-        sleep 0.1
-    done
+    _nh_wait_up "$NETNS_DEV"
     if [[ $rc -ne 0 ]]; then
         _nh_log "configuring addresses failed"
         netns_hosts_down
         return 1
     fi
     return 0
+}
+
+# netns_hosts_link DEV NET: another veth pair between the two hosts, addresses NET.1 and NET.2
+netns_hosts_link() {
+    local dev=$1 net=$2 i h
+    if [[ -z $dev || -z $net ]]; then
+        _nh_log "usage: link DEV NET (e.g. link fprail1 10.78.1)"
+        return 1
+    fi
+    ip link add "$dev" netns "${NETNS_HOSTS[0]}" type veth peer name "$dev" netns "${NETNS_HOSTS[1]}" ||
+        return 1
+    for i in 0 1; do
+        h=${NETNS_HOSTS[$i]}
+        ip -n "$h" link set "$dev" addrgenmode none &&
+            ip -n "$h" addr add "$net.$((i + 1))/24" dev "$dev" &&
+            ip -n "$h" link set "$dev" up || return 1
+    done
+    _nh_wait_up "$dev"
 }
 
 netns_hosts_env() {
@@ -236,12 +262,12 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
         netns_hosts_up
         exit
         ;;
-    down | env | hosts | exec | counters | shape | unshape | mpirun | mpiexec)
+    down | env | hosts | exec | link | counters | shape | unshape | mpirun | mpiexec)
         "netns_hosts_$cmd" "$@"
         exit
         ;;
     *)
-        echo "usage: $0 up|down|env|hosts|exec|counters|shape|unshape|mpirun|mpiexec [ARGS]" >&2
+        echo "usage: $0 up|down|env|hosts|exec|link|counters|shape|unshape|mpirun|mpiexec [ARGS]" >&2
         exit 1
         ;;
     esac

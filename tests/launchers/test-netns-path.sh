@@ -10,40 +10,14 @@
 # Exit status: 0 pass, 1 fail, 77 skip.
 
 here=$(cd "$(dirname "$0")" && pwd)
-nh=$here/netns-hosts.sh
-
-if [[ ${FABPERF_MPI_FLAVOR:-openmpi} != openmpi ]]; then
-    echo "SKIP: runs Open MPI's mpirun; this build uses ${FABPERF_MPI_FLAVOR}"
-    exit 77
-fi
-bw=$(cd "${FABPERF_BIN:-/nonexistent}" 2>/dev/null && pwd)/fabperf_bw
-if [[ ! -x $bw ]]; then
-    echo "SKIP: fabperf_bw not built (FABPERF_BIN)"
-    exit 77
-fi
+# shellcheck source=tests/launchers/netns-test.sh
+. "$here/netns-test.sh"
+netns_need_openmpi fabperf_bw
+bw=$program_path
 command -v python3 >/dev/null || { echo "SKIP: python3 not installed"; exit 77; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-netns-path.XXXXXX")
-chmod 0755 "$work"
-# shellcheck disable=SC2317 # called from the trap
-cleanup() {
-    "$nh" down
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-"$nh" up
-rc=$?
-[[ $rc -eq 0 ]] || exit "$rc"
-mapfile -t hosts < <("$nh" hosts)
+netns_start netns-path
 dev=${FABPERF_NETNS_DEV:-fpveth0}
 
-fail=0
-failed() {
-    echo "FAIL: $*"
-    fail=1
-}
 
 # expect_rc WANT NAME CMD...: runs CMD, output in $work/NAME.{out,err}, checks its exit status
 expect_rc() {

@@ -9,47 +9,17 @@
 # Exit status: 0 pass, 1 fail, 77 skip (automake convention).
 
 here=$(cd "$(dirname "$0")" && pwd)
-nh=$here/netns-hosts.sh
 rate_mbit=${FABPERF_TEST_RATE:-1000}
-
-if [[ ${FABPERF_MPI_FLAVOR:-openmpi} != openmpi ]]; then
-    echo "SKIP: runs Open MPI's mpirun; this build uses ${FABPERF_MPI_FLAVOR}"
-    exit 77
-fi
-if [[ -z ${FABPERF_BIN:-} ]]; then
-    echo "SKIP: FABPERF_BIN (directory of the fabperf programs) not set"
-    exit 77
-fi
-bw=$(cd "$FABPERF_BIN" 2>/dev/null && pwd)/fabperf_bw
-if [[ ! -x $bw ]]; then
-    echo "SKIP: $bw not built"
-    exit 77
-fi
+# shellcheck source=tests/launchers/netns-test.sh
+. "$here/netns-test.sh"
+netns_need_openmpi fabperf_bw
+bw=$program_path
 for p in mpirun python3; do
     command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
 done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-netns-test.XXXXXX")
-chmod 0755 "$work"
-# shellcheck disable=SC2317 # called from the trap
-cleanup() {
-    "$nh" down
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-"$nh" up
-rc=$?
-[[ $rc -eq 0 ]] || exit "$rc"
-mapfile -t hosts < <("$nh" hosts)
+netns_start netns-test
 hostlist="${hosts[0]},${hosts[1]}"
 
-fail=0
-failed() {
-    echo "FAIL: $*"
-    fail=1
-}
 
 # tx bytes of the first host's veth end
 tx_bytes() {

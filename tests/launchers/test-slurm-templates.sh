@@ -1,5 +1,5 @@
 #!/bin/bash
-# Runs scripts/slurm/libfabric.sbatch and ucx.sbatch with "sbatch -N 2" on a
+# Runs scripts/slurm/libfabric.sbatch, ucx.sbatch and rails.sbatch with "sbatch -N 2" on a
 # throw-away two-node Slurm cluster (slurm-cluster.sh) and checks the JSON.
 #
 # Environment: FABPERF_BIN  directory with fabperf_latency, fabperf_bw, fabperf_bibw
@@ -127,8 +127,26 @@ for t in rc dc; do
     fi
 done
 
+# rails.sbatch: the TCP BTL on loopback (both test nodes are 127.0.0.1), the default programs, one
+# pair; two launches each cannot call a rail slow, so the job ends 0 with its summary.
+dir=$(FABPERF_RAILS=lo run_template rails) || failed "rails.sbatch job failed"
+for r in 1 2; do
+    for p in fabperf_bw fabperf_latency; do
+        f=$dir/lo_n1-n2.$r.$p.json
+        python3 "$here/check-json.py" --label lo@n1-n2 --env OMPI_MCA_btl_tcp_if_include=lo --ranks 2 "$f" ||
+            failed "$f does not check"
+    done
+done
+[[ $(cat "$dir/summary/rails.status" 2>/dev/null) == 0 ]] || failed "rails: summary status is not 0"
+for p in fabperf_bw fabperf_latency; do
+    grep -q "^# $p " "$dir/summary/rails.txt" || failed "rails: no $p table in summary/rails.txt"
+done
+[[ $(grep -Ec '^lo +OMPI_MCA_btl_tcp_if_include=lo +[0-9.]+ \[[0-9.]+, [0-9.]+\] x2( !)?$' "$dir/summary/rails.txt") -eq 2 ]] ||
+    failed "rails: no cell of rail lo over 2 launches in summary/rails.txt"
+[[ -s $dir/preflight.json ]] || failed "rails: no preflight.json"
+
 if [[ $fail -eq 0 ]]; then
-    echo "PASS: Slurm templates (libfabric, ucx)"
+    echo "PASS: Slurm templates (libfabric, ucx, rails)"
     exit 0
 fi
 exit 1

@@ -1,6 +1,7 @@
 #!/bin/sh
-# The man pages that make install installs: one per program, fabperf-compare's and fabperf-report's, each naming
-# the program and its title, and documenting every option its --help lists.
+# The man pages that make install installs: one per program, fabperf-compare's, fabperf-report's and
+# fabperf-rails', each naming the program and its title, and documenting every option its --help
+# lists.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 
@@ -37,7 +38,7 @@ for path in "$FABPERF_PT2PT_BIN"/fabperf_* "$FABPERF_COLL_BIN"/fabperf_* "$FABPE
     check "$program: the page documents every option of --help" page_documents "$page" "$dir/$program"
 done
 tools=$(dirname "$FABPERF_PT2PT_BIN")/tools
-for command in "$FABPERF_COMPARE" "$FABPERF_REPORT"; do
+for command in "$FABPERF_COMPARE" "$FABPERF_REPORT" "$FABPERF_RAILS_TOOL"; do
     tool=$(basename "$command")
     check "$tool: man page built" [ -s "$tools/$tool.1" ]
     check "$tool: the page documents every option of --help" page_documents "$tools/$tool.1" "$command"

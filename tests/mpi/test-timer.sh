@@ -34,6 +34,18 @@ all(r['p50_ci_hi_us'] <= r['p50_us'] * 1.01 + 1e-9 and r['p50_ci_lo_us'] >= r['p
     for r in rows if r['target_met'])"
 done
 
+# The clock reads operations 8 times slower while the batch is chosen, then true (a machine leaving
+# a slow latency mode): the batch doubles until the median sample is resolved, in both modes.
+for mode in "-a" "-i 50000"; do
+    # shellcheck disable=SC2086 # mode is words
+    run_with_fault 2 sm "FP_CLOCK_TICK_US=1 FP_CLOCK_STRETCH=8 FP_CLOCK_STRETCH_S=0.05" fabperf_latency -m 1:4 $mode \
+        --format json
+    check "operations faster after the batch was chosen, $mode: exit 0" rc_is 0
+    check "operations faster after the batch was chosen, $mode: the median sample still >= ~100 clock steps" \
+        json_check "$work/out" \
+        "len(rows) == 3 and all(r['batch'] * 2 * r['p50_us'] >= 90 * meta['timer_resolution_us'] for r in rows)"
+done
+
 # The automatic batch does not alternate between neighbouring values: it never halves from one size
 # to the next; batch means carry no per-operation tails.
 run_job 2 sm fabperf_latency -m 1:64K -i 2000 --format json

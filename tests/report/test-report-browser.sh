@@ -18,29 +18,14 @@ tests=${FABPERF_TESTS_DIR:-$here/..}
 report=${FABPERF_REPORT:-$tests/../tools/fabperf-report}
 golden=$tests/report/golden/run
 artifacts=${FABPERF_ARTIFACTS:-$(pwd)/tests/report}
-PYTHON3=${PYTHON3:-python3}
-failures=0
-checks=0
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-report-browser.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/checks.sh
+. "$tests/checks.sh"
 
 chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser)}
 if [ -z "$chromium" ]; then
     echo "# SKIP: chromium is not installed (scripts/install-deps.sh installs Debian's chromium)"
     exit 77
 fi
-
-check() {
-    description=$1
-    shift
-    checks=$((checks + 1))
-    if "$@"; then
-        echo "ok - $description"
-    else
-        echo "not ok - $description"
-        failures=$((failures + 1))
-    fi
-}
 
 # browse NAME URL [CHROMIUM-ARGS...]: loads the page, DOM after load in $work/NAME.dom, the
 # browser's log in $work/NAME.log.
@@ -154,5 +139,4 @@ data = open(sys.argv[1], "rb").read()
 ok = data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (1280, 3000) and len(data) > 20000
 sys.exit(0 if ok else 1)' "$artifacts/report-screenshot.png"
 
-echo "1..$checks"
-[ "$failures" -eq 0 ]
+finish

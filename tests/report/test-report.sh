@@ -13,11 +13,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 tests=${FABPERF_TESTS_DIR:-$here/..}
 report=${FABPERF_REPORT:-$tests/../tools/fabperf-report}
 golden=$tests/report/golden/run
-PYTHON3=${PYTHON3:-python3}
-failures=0
-checks=0
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-report-test.XXXXXX") || exit 1
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/checks.sh
+. "$tests/checks.sh"
 
 # The page checker needs html5lib: Debian's python3-html5lib lives in the system Python.
 html_python=
@@ -32,35 +29,10 @@ if [ -z "$html_python" ]; then
     exit 1
 fi
 
-check() {
-    description=$1
-    shift
-    checks=$((checks + 1))
-    if "$@"; then
-        echo "ok - $description"
-    else
-        echo "not ok - $description"
-        failures=$((failures + 1))
-    fi
-}
-
 # run_report ARGS...: stdout in $work/out, stderr in $work/err, status in $rc.
 run_report() {
     "$PYTHON3" "$report" "$@" >"$work/out" 2>"$work/err"
     rc=$?
-}
-
-rc_is() {
-    [ "$rc" -eq "$1" ] || { echo "  exit status $rc, expected $1:"; sed 's/^/    /' "$work/err"; return 1; }
-}
-
-one_error_line() {
-    if [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "^fabperf-report: error: .*$1" "$work/err"; then
-        return 0
-    fi
-    echo "  expected one error line matching '$1':"
-    sed 's/^/    /' "$work/err"
-    return 1
 }
 
 holds() {
@@ -267,22 +239,21 @@ check "81 configurations: the table of all is closed (<details> without open)" [
 # ---- bad usage ------------------------------------------------------------------------------
 run_report "$work/no-such-folder"
 check "missing folder: exit 2, one line" sh -c "[ $rc -eq 2 ] && [ ! -s '$work/out' ]"
-check "missing folder: the line names it" one_error_line "no-such-folder: not a folder"
+check "missing folder: the line names it" one_error_line fabperf-report "no-such-folder: not a folder"
 mkdir "$work/empty"
 run_report "$work/empty"
 check "empty folder: exit 2, one line" sh -c "[ $rc -eq 2 ]"
-check "empty folder: the line says so" one_error_line "holds no fabperf result"
+check "empty folder: the line says so" one_error_line fabperf-report "holds no fabperf result"
 run_report
 check "no folder: exit 2, one line naming the argument" sh -c "[ $rc -eq 2 ] && grep -q RUN_FOLDER '$work/err'"
 run_report "$golden" -o "$work/no-such-dir/page.html"
 check "unwritable output: exit 1, one line" sh -c "[ $rc -eq 1 ]"
-check "unwritable output: the line names the file" one_error_line "cannot write .*page.html"
+check "unwritable output: the line names the file" one_error_line fabperf-report "cannot write .*page.html"
 env FABPERF_COMPARE="$work/no-such-compare" "$PYTHON3" "$report" "$golden" >"$work/out" 2>"$work/err"
-check "fabperf-compare missing: exit 2, one line naming it" one_error_line "cannot load fabperf-compare from .*no-such-compare"
+check "fabperf-compare missing: exit 2, one line naming it" one_error_line fabperf-report "cannot load fabperf-compare from .*no-such-compare"
 run_report --help
 check "--help: what is read and the exit status" \
     sh -c "grep -q launches.tsv '$work/out' && grep -q skipped.txt '$work/out' && grep -q 'exit status' '$work/out' \
         && grep -q 'computed by fabperf-compare (min..max below 6 launches' '$work/out'"
 
-echo "1..$checks"
-[ "$failures" -eq 0 ]
+finish

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Synthetic run folders for fabperf-rails: rails x node pairs with known medians.
+
+rails_fixtures.py FOLDER SCENARIO
+
+Every launch of a cell has the cell's value times 0.98, 0.99, 1.00, 1.01 or 1.02 (launch 1..5) and
+a within-launch CI of +-2.5%, so cells of one value overlap (and the launches agree) and cells a
+tenth apart separate. The
+reference node is n1; the pairs are n1 with each other node, as rails.sbatch measures them.
+"""
+
+import json
+import os
+import sys
+
+SIZES = (65536, 1048576)
+BW_COLUMNS = ["size", "bw_p50_mbps", "bw_ci_lo_mbps", "bw_ci_hi_mbps", "p50_us", "p50_ci_lo_us",
+              "p50_ci_hi_us", "verdict", "expect", "line_rate_gbps", "path"]
+COLL_COLUMNS = ["size", "oop_busbw_gbps", "oop_p50_us", "oop_p50_ci_lo_us", "oop_p50_ci_hi_us", "verdict",
+                "expect", "line_rate_gbps", "path"]
+LAT_COLUMNS = ["size", "p50_us", "p50_ci_lo_us", "p50_ci_hi_us", "verdict", "expect", "line_rate_gbps", "path"]
+
+
+def row(metric, size, value, extra):
+    lo, hi = value * 0.975, value * 1.025
+    if metric == "collective":
+        p50 = 1000.0 / value
+        r = {"type": "row", "size": size, "oop_busbw_gbps": value, "oop_p50_us": p50,
+             "oop_p50_ci_lo_us": p50 * 0.975, "oop_p50_ci_hi_us": p50 * 1.025}
+    elif metric == "bandwidth":
+        r = {"type": "row", "size": size, "bw_p50_mbps": value, "bw_ci_lo_mbps": lo, "bw_ci_hi_mbps": hi,
+             "p50_us": size / value, "p50_ci_lo_us": size / hi, "p50_ci_hi_us": size / lo}
+    else:
+        r = {"type": "row", "size": size, "p50_us": value, "p50_ci_lo_us": lo, "p50_ci_hi_us": hi}
+    r.update(extra)
+    return r
+
+
+def write(folder, cell, launch, value, opts):
+    """One launch file of cell = (rail, node) with the given value at every size."""
+    rail, node = cell
+    program, metric = opts.get("program", ("fabperf_bw", "bandwidth"))
+    label = opts.get("label", lambda r, n: f"{r}@n1-{n}")(rail, node)
+    env = opts.get("env", lambda r, n, k: {"UCX_NET_DEVICES": r})(rail, node, launch)
+    meta = {"type": "meta", "program": program, "metric": metric, "label": label, "env": env,
+            "ranks": 2, "hosts": [{"name": "n1", "ranks": 1}, {"name": node, "ranks": 1}],
+            "placement": [{"rank": 0, "host": "n1"}, {"rank": 1, "host": node}],
+            "columns": {"bandwidth": BW_COLUMNS, "collective": COLL_COLUMNS}.get(metric, LAT_COLUMNS)}
+    extra = opts.get("extra", lambda r, n: {})(rail, node)
+    records = [meta] + [row(metric, s, value, extra) for s in opts.get("sizes", SIZES)]
+    records.append({"type": "end", "status": "complete"})
+    name = f"{label.replace('@', '_').replace(':', '_')}.{launch}.{program}.json"
+    with open(os.path.join(folder, name), "w", encoding="utf-8") as f:
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+
+
+def make(folder, rails, nodes, scale, launches=5, base=1000.0, **opts):
+    """scale(rail, node): the cell's factor on base."""
+    os.makedirs(folder, exist_ok=True)
+    for rail in rails:
+        for node in nodes:
+            for launch in range(1, launches + 1):
+                value = base * scale(rail, node) * (1 + 0.01 * (launch - 3))
+                write(folder, (rail, node), launch, value, opts)
+
+
+RAILS = ("mlx5_0:1", "mlx5_1:1")
+
+
+def scenarios():
+    tenth = 0.1
+    lat = ("fabperf_latency", "latency")
+    path_of = {"path": {"payload_bytes": 1, "nics": []}}
+    return {
+        "rail": lambda f: make(f, RAILS, ("n2", "n3"), lambda r, n: tenth if r == "mlx5_1:1" else 1),
+        "node": lambda f: make(f, RAILS, ("n2", "n3", "n4"), lambda r, n: tenth if n == "n3" else 1),
+        "link": lambda f: make(f, RAILS, ("n2", "n3", "n4"),
+                               lambda r, n: tenth if (r, n) == ("mlx5_1:1", "n4") else 1),
+        "same": lambda f: make(f, RAILS, ("n2", "n3"), lambda r, n: 1),
+        "few": lambda f: make(f, RAILS, ("n2",), lambda r, n: tenth if r == "mlx5_1:1" else 1, launches=2),
+        "latency": lambda f: make(f, RAILS, ("n2", "n3"), lambda r, n: 10 if r == "mlx5_1:1" else 1,
+                                  base=2.0, program=lat, sizes=(8, 1024)),
+        "coll": lambda f: make(f, RAILS, ("n2",), lambda r, n: tenth if r == "mlx5_1:1" else 1, base=100.0,
+                               program=("fabperf_allreduce", "collective")),
+        # a program with size rows beside one whose files hold none (a sweep's own records)
+        "norows": lambda f: (make(f, RAILS, ("n2",), lambda r, n: 1),
+                             make(f, RAILS, ("n2",), lambda r, n: 1, program=("fabperf_sweep", "bandwidth"),
+                                  sizes=())),
+        "envrail": lambda f: make(f, ("eth1", "eth2"), ("n2",), lambda r, n: tenth if r == "eth2" else 1,
+                                  label=lambda r, n: f"tcp-{r}",
+                                  env=lambda r, n, k: {"OMPI_MCA_btl_tcp_if_include": r, "OMPI_MCA_btl": "tcp,self"}),
+        "mixedsel": lambda f: make(f, RAILS, ("n2",), lambda r, n: 1,
+                                   env=lambda r, n, k: {"UCX_NET_DEVICES": r if k != 2 else "mlx5_2:1"}),
+        "evidence": lambda f: make(f, RAILS, ("n2",), lambda r, n: 1, extra=lambda r, n: {
+            "line_rate_gbps": 100.0, "verdict": "fail" if r == "mlx5_1:1" else "pass", "expect": "bw>=1500",
+            # mlx5_1:1's payload went over mlx5_0:1: its selection did not hold
+            "path": dict(path_of["path"], nics=[{"node": h, "name": "mlx5_0:1", "share": 1.0}
+                                                for h in ("n1", n)])}),
+    }
+
+
+def main():
+    folder, scenario = sys.argv[1], sys.argv[2]
+    scenarios()[scenario](folder)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,222 @@
+#!/bin/sh
+# fabperf-rails on synthetic run folders with known medians (rails_fixtures.py): a slow rail, a
+# slow node, a slow link, nothing slow, too few launches, latency, rails named from the env,
+# --size, --expect and --line-rate, path evidence, the programs' verdicts, JSON, bad input.
+#
+# Environment: FABPERF_RAILS_TOOL (the script) [$(dirname "$0")/../../tools/fabperf-rails],
+# PYTHON3 [python3].
+# Exit status: 0 pass, 1 failure.
+
+# The assertion functions run through check, which shellcheck does not follow.
+# shellcheck disable=SC2317
+here=$(dirname "$0")
+tool=${FABPERF_RAILS_TOOL:-$here/../../tools/fabperf-rails}
+# shellcheck source=tests/checks.sh
+. "$here/../checks.sh"
+
+# rails ARGS...: runs the tool; stdout in $work/out, stderr in $work/err, status in $rc.
+rails() {
+    "$PYTHON3" "$tool" "$@" >"$work/out" 2>"$work/err"
+    rc=$?
+}
+
+# scenario NAME: the fixture folder of that scenario (made once)
+scenario() {
+    [ -d "$work/$1" ] || "$PYTHON3" "$here/rails_fixtures.py" "$work/$1" "$1"
+    echo "$work/$1"
+}
+
+# out_lines REGEX COUNT: exactly COUNT lines of the output match REGEX
+out_lines() {
+    n=$(grep -c -E -e "$1" "$work/out")
+    [ "$n" -eq "$2" ] || { echo "  $n lines match '$1', expected $2:"; sed 's/^/    /' "$work/out"; return 1; }
+}
+
+# findings "KIND:RAIL:NODE ..." (JSON output in $work/out): exactly these findings, in any order
+# ("-" for a field that is null).
+findings() {
+    "$PYTHON3" - "$work/out" "$1" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = sorted(f"{f['kind']}:{f['rail'] or '-'}:{f['node'] or '-'}" for t in d["tables"] for f in t["findings"])
+want = sorted(sys.argv[2].split())
+if got != want or d["findings"] != len(want):
+    print(f"  findings {got} (count {d['findings']}), expected {want}")
+    sys.exit(1)
+EOF
+}
+
+# json_holds EXPRESSION: a Python expression over the JSON output; t = the first table,
+# cell(rail, node) = its cell at the pair n1-node.
+json_holds() {
+    "$PYTHON3" - "$work/out" "$1" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["tables"][0]
+def cell(rail, node):
+    return next(c for c in t["cells"] if c["rail"] == rail and c["pair"] == f"n1-{node}")
+try:
+    ok = eval(sys.argv[2])
+except Exception as e:
+    print(f"  {sys.argv[2]}: {type(e).__name__}: {e}")
+    sys.exit(1)
+if not ok:
+    print(f"  does not hold: {sys.argv[2]}")
+sys.exit(0 if ok else 1)
+EOF
+}
+
+# one_error OPTION-TEXT: exit 2, and one line on stderr naming it (fixed text), nothing on stdout
+one_error() {
+    rc_is 2 && one_error_line fabperf-rails "$(printf '%s' "$1" | sed 's/[][\.*^$]/\\&/g')"
+}
+
+# ---- a slow rail: mlx5_1:1 at a tenth at both pairs
+rails "$(scenario rail)"
+check "slow rail: exit status 3" rc_is 3
+check "slow rail: one line names mlx5_1:1" out_lines '^slow rail mlx5_1:1: slower than the best rail at every node pair \(2 of 2\); ratio 0\.1000$' 1
+check "slow rail: nothing else is named slow" out_lines '^slow ' 1
+check "slow rail: columns named by node beside the reference node" \
+    out_lines '^# node pairs: the reference node n1 with each node named in a column$' 1
+check "slow rail: header and cells at the largest size" out_lines '^rail +selection +n2 +n3$' 1
+check "slow rail: its cells marked SLOW with median, interval and launches" \
+    out_lines '^mlx5_1:1 +UCX_NET_DEVICES=mlx5_1:1 +100\.0 \[98\.00, 102\.0\] x5 SLOW +100\.0 \[98\.00, 102\.0\] x5 SLOW$' 1
+rails --format json "$(scenario rail)"
+check "slow rail (json): one finding, the rail" findings "rail:mlx5_1:1:-"
+check "slow rail (json): size, unit and reference node" \
+    json_holds 't["size"] == 1048576 and t["unit"] == "MB/s" and t["reference_node"] == "n1" and [p["node"] for p in t["pairs"]] == ["n2", "n3"]'
+check "slow rail (json): the cell against the best rail at its pair" \
+    json_holds 'cell("mlx5_1:1", "n2")["vs_best_rail"]["against"] == "mlx5_0:1" and cell("mlx5_1:1", "n2")["vs_best_rail"]["verdict"] == "slower" and abs(cell("mlx5_1:1", "n2")["vs_best_rail"]["ratio"] - 0.1) < 1e-9'
+check "slow rail (json): median and interval over 5 launches (min..max)" \
+    json_holds 'cell("mlx5_0:1", "n3")["value"] == 1000 and cell("mlx5_0:1", "n3")["ci_lo"] == 980 and cell("mlx5_0:1", "n3")["ci_hi"] == 1020 and cell("mlx5_0:1", "n3")["repeats"] == 5'
+check "slow rail (json): the rail's selection as recorded" \
+    json_holds 't["rails"][1] == {"name": "mlx5_1:1", "selection": [{"UCX_NET_DEVICES": "mlx5_1:1"}], "files": 10}'
+check "slow rail (json): every key --help lists" json_holds 'set(d) == {"tables", "findings", "warnings"} and {"program", "metric", "quantity", "unit", "better", "size", "reference_node", "rails", "pairs", "cells", "findings", "notes"} <= set(t) and set(t["pairs"][0]) == {"name", "nodes", "node"} and all({"rail", "pair", "value", "ci_lo", "ci_hi", "interval", "coverage", "repeats", "values", "vs_best_rail", "vs_best_pair", "expect", "path", "path_mismatch", "program_verdict", "slow"} <= set(c) for c in t["cells"]) and set(t["findings"][0]) == {"kind", "rail", "node", "pair", "text"}'
+check "slow rail (json): slow cells flagged, the others not" \
+    json_holds '[c["slow"] for c in t["cells"]] == [False, False, True, True]'
+
+# ---- a slow node: n3 at a tenth on both rails
+rails --format json "$(scenario node)"
+check "slow node: exit status 3" rc_is 3
+check "slow node (json): one finding, node n3" findings "node:-:n3"
+rails "$(scenario node)"
+check "slow node: the line names n3 and its pair" \
+    out_lines '^slow node n3: its pair n1-n3 is slower than the best pair on every rail \(2 of 2\); ratio 0\.1000$' 1
+
+# ---- a slow link: mlx5_1:1 at n4 only
+rails --format json "$(scenario link)"
+check "slow link: exit status 3" rc_is 3
+check "slow link (json): one finding, rail mlx5_1:1 at n4" findings "link:mlx5_1:1:n4"
+rails "$(scenario link)"
+check "slow link: the line names rail, node, values and what it was compared with" \
+    out_lines '^slow link: rail mlx5_1:1 at node n4 \(pair n1-n4\): 100\.0 \[98\.00, 102\.0\] MB/s x5 against 1000 \[980\.0, 1020\] on rail mlx5_0:1 at the same pair; ratio 0\.1000$' 1
+
+# ---- nothing slow
+rails "$(scenario same)"
+check "nothing slow: exit status 0" rc_is 0
+check "nothing slow: says so" out_lines '^no slow rail, node or link$' 1
+check "nothing slow: no cell marked" out_lines 'SLOW' 0
+
+# ---- too few launches to call a tenth
+rails "$(scenario few)"
+check "two launches each: exit status 0" rc_is 0
+check "two launches each: a note says the intervals separate but cannot be called" \
+    out_lines '^note: cannot tell: mlx5_1:1 at n1-n2 \(98\.50\) and mlx5_0:1 \(985\.0\) separate, but too few launches to call it \(2 and 2; 4 or more each\)$' 1
+
+# ---- latency: lower is better, smallest size by default
+rails "$(scenario latency)"
+check "latency: exit status 3" rc_is 3
+check "latency: the table is at the smallest size, in us" \
+    out_lines '^# fabperf_latency \(latency\): p50 latency in us at 8, lower is better' 1
+check "latency: the rail with ten times the latency is slow" \
+    out_lines '^slow rail mlx5_1:1: .*; ratio 10\.00$' 1
+
+# ---- rails named from the env when labels have no '@'
+rails "$(scenario envrail)"
+check "rails from env: exit status 3" rc_is 3
+check "rails from env: btl_tcp_if_include names the rails, eth2 is slow" \
+    out_lines '^slow rail eth2: slower than the best rail at every node pair \(1 of 1\): 100\.0 \[98\.00, 102\.0\] MB/s x5 at n1-n2 against 1000 \[980\.0, 1020\] on eth1; ratio 0\.1000$' 1
+check "rails from env: the selection column" out_lines '^eth1 +OMPI_MCA_btl_tcp_if_include=eth1 ' 1
+
+# ---- files of a rail that recorded different selections
+rails "$(scenario mixedsel)"
+check "different selections: a warning per rail" \
+    sh -c "grep -c '^fabperf-rails: warning: rail mlx5_.:1: its files recorded different selections' '$work/err' | grep -qx 2"
+
+# ---- --size
+rails --size 64K --format json "$(scenario rail)"
+check "--size 64K: the table is at 64K" json_holds 't["size"] == 65536'
+rails --size 2M "$(scenario rail)"
+check "--size 2M: not measured, one line" one_error "--size 2M: not measured by fabperf_bw (sizes: 64K, 1M)"
+rails --size 0 "$(scenario rail)"
+check "--size 0: one line with the accepted range" one_error "--size: '0' is not a size (accepted: a positive number of bytes"
+
+# ---- --expect and --line-rate
+rails --expect 'bw>=500' "$(scenario rail)"
+check "--expect bw>=500: exit status 3" rc_is 3
+check "--expect bw>=500: each failing cell named with its interval and threshold" \
+    out_lines '^expect failed: rail mlx5_1:1 at n1-n[23]: median 100\.0, interval \[98\.00, 102\.0\] MB/s against bw>=500 \(threshold 500\.0 MB/s\)$' 2
+check "--expect bw>=500: the passing cells say pass" out_lines '^mlx5_0:1 .*x5 pass +1000 .*x5 pass$' 1
+rails --expect 'bw>=90' --format json "$(scenario same)"
+check "--expect bw>=90 on equal rails: exit status 0, every cell passes" \
+    json_holds 'd["findings"] == 0 and all(c["expect"]["verdict"] == "pass" for c in t["cells"])'
+rails --expect 'bw>=1000' --format json "$(scenario same)"
+check "--expect bw>=1000 inside the intervals: inconclusive, exit 0" \
+    json_holds 'd["findings"] == 0 and all(c["expect"]["verdict"] == "inconclusive" for c in t["cells"])'
+rails --expect 'lat<=5' --format json "$(scenario latency)"
+check "--expect lat<=5: the slow rail's cells fail" \
+    json_holds '[c["expect"]["verdict"] for c in t["cells"]] == ["pass", "pass", "fail", "fail"]'
+rails --expect 'lat<=5' --format json "$(scenario rail)"
+check "--expect lat<=5 on bandwidth: does not apply" json_holds 'all(c["expect"] is None for c in t["cells"])'
+rails --expect '90%line' --format json "$(scenario evidence)"
+check "--expect 90%line: the rows' line rate (100 Gb/s: threshold 11250 MB/s), every cell fails" \
+    json_holds 'all(c["expect"]["verdict"] == "fail" and c["expect"]["terms"][0]["threshold"] == 11250 for c in t["cells"])'
+rails --expect '90%line' --line-rate 8G --format json "$(scenario evidence)"
+check "--expect 90%line --line-rate 8G: threshold 900 MB/s, every cell passes" \
+    json_holds 'd["findings"] == 0 and all(c["expect"]["terms"][0]["threshold"] == 900 and c["expect"]["verdict"] == "pass" for c in t["cells"])'
+rails --expect '90%line' --format json "$(scenario rail)"
+check "--expect 90%line without a line rate: no verdict" json_holds 'all(c["expect"] is None for c in t["cells"])'
+rails --expect 'busbw>=50,bw>=1' --format json "$(scenario coll)"
+check "--expect busbw>=50 on a collective (GB/s): the slow rail's cell fails, bw>= does not apply" \
+    json_holds 't["unit"] == "GB/s" and [(c["expect"]["verdict"], len(c["expect"]["terms"])) for c in t["cells"]] == [("pass", 1), ("fail", 1)]'
+check "--expect busbw>=50 on a collective: a finding for the rail and one for the failed cell" \
+    findings "rail:mlx5_1:1:- expect:mlx5_1:1:-"
+rails --expect 'bw>=10@1M' "$(scenario rail)"
+check "--expect with @SIZES: one line naming the option" \
+    one_error "--expect: 'bw>=10@1M' is not a threshold (accepted: bw>=N, busbw>=N, lat<=N or PCT%line"
+rails --line-rate fast "$(scenario rail)"
+check "--line-rate fast: one line with the accepted range" one_error "--line-rate: 'fast' is not a rate (accepted: bits/s > 0"
+
+# ---- path evidence and the programs' verdicts
+rails "$(scenario evidence)"
+check "path evidence on another NIC: a note" \
+    out_lines '^note: path: rail mlx5_1:1 at n1-n2: the payload crossed mlx5_0:1 100%, not mlx5_1:1$' 1
+check "path evidence on another NIC: not a finding (exit 0)" rc_is 0
+rails --format json "$(scenario evidence)"
+check "path evidence and verdicts (json): path_mismatch and program_verdict per cell" \
+    json_holds '[(c["path"], c["path_mismatch"], c["program_verdict"]) for c in t["cells"]] == [("mlx5_0:1 100%", False, "pass"), ("mlx5_0:1 100%", True, "fail")]'
+
+# ---- a program whose files have no size rows
+rails --format json "$(scenario norows)"
+check "no size rows: that program left out with a warning, the other summarised" \
+    sh -c "[ $rc -eq 0 ] && grep -qx 'fabperf-rails: warning: fabperf_sweep: its files have no size rows; not summarised' '$work/err'"
+check "no size rows: one table" json_holds '[x["program"] for x in d["tables"]] == ["fabperf_bw"]'
+mkdir "$work/onlysweep"
+cp "$(scenario norows)"/*fabperf_sweep.json "$work/onlysweep/"
+rails "$work/onlysweep"
+check "no size rows at all: one line" one_error "no size rows to summarise in fabperf_sweep"
+
+# ---- output file, bad input
+rails --output "$work/summary.txt" "$(scenario rail)"
+check "--output: the summary in the file, nothing on stdout" \
+    sh -c "[ ! -s '$work/out' ] && grep -q '^slow rail mlx5_1:1' '$work/summary.txt'"
+rails
+check "no input: one line" one_error "no input; give a run folder or result files"
+mkdir "$work/empty"
+rails "$work/empty"
+check "a folder without results: one line" one_error "folder $work/empty holds no fabperf result"
+rails --help
+check "--help: exit 0, lists every option" \
+    sh -c "[ $rc -eq 0 ] && for o in --size --expect --line-rate --format --output; do grep -q -e \"\$o\" '$work/out' || exit 1; done"
+
+finish
