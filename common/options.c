@@ -395,7 +395,7 @@ static int expect_fits(const fp_bench_t *bench, const fp_expect_t *e, char *err,
 }
 
 /* Options that conflict or need each other, and defaults that follow from others. */
-/* --layout: the exact layouts are text, and nccl-tests' is a collective's. */
+/* --layout: the exact layouts are text, and nccl-tests' exists only where the metric has it (the collectives'). */
 static int layout_check(const fp_bench_t *bench, const fp_params_t *params, char *err, size_t errlen)
 {
     if (params->layout != FP_LAYOUT_FULL && params->format != FP_FORMAT_TEXT)
