@@ -9,6 +9,7 @@
 #include "evidence.h"
 #include "family.h"
 #include "guard.h"
+#include "metric.h"
 #include "options.h"
 #include "provenance.h"
 #include "ucx_capture.h"
@@ -26,8 +27,8 @@ static void describe_rules(fp_run_t *run)
 {
     const fp_params_t *p = &run->params;
     fp_meta_t *m = &run->meta;
-    const fp_osu_defaults_t *osu = &fp_osu_defaults[run->bench->report];
-    const char *whose = run->bench->report == FP_REPORT_COLLECTIVE ? "OSU 7.4's for collectives" : "OSU's";
+    const fp_osu_defaults_t *osu = &run->bench->metric->defaults;
+    const char *whose = run->bench->metric->defaults_whose, *limit = run->bench->family->batch_limit;
     if (p->adaptive)
         snprintf(m->iterations, sizeof m->iterations,
                  "adaptive: a pilot until both sides of the median's 95%% CI are within %g%% (or %g%% of %g s per "
@@ -48,9 +49,8 @@ static void describe_rules(fp_run_t *run)
         snprintf(m->batch, sizeof m->batch, "%ld operations per sample", p->batch);
     else
         snprintf(m->batch, sizeof m->batch, "auto: per size, a sample >= 100 timer overheads and clock steps, "
-                 "never half the previous size's%s; batch > 1: no min/p99/max/stddev (batch means)",
-                 run->bench->report == FP_REPORT_COLLECTIVE && !p->adaptive
-                     ? ", at most 1/32 of the size's operations (>= 32 samples)" : "");
+                 "never half the previous size's%s%s; batch > 1: no min/p99/max/stddev (batch means)",
+                 limit && !p->adaptive ? ", " : "", limit && !p->adaptive ? limit : "");
 }
 
 static void meta_fill(fp_run_t *run, const char *program)
@@ -60,7 +60,7 @@ static void meta_fill(fp_run_t *run, const char *program)
     m->program = program;
     m->benchmark = run->bench->name;
     m->title = run->bench->title;
-    m->report = run->bench->report;
+    m->metric = run->bench->metric;
     snprintf(m->buffers, sizeof m->buffers, "%c %c", p->placement[0], p->placement[1]);
     m->timer = run->timer->name;
     m->timer_overhead_us = run->timer_overhead_s * 1e6;
@@ -300,10 +300,11 @@ static int step_sizes(fp_run_t *run, output_t *out, int *code)
     size_t smallest = p->max_size;
     while (family->round(run, smallest) == 0 && smallest < ((size_t)1 << 40))
         smallest *= 2;
-    char err[256];
-    snprintf(err, sizeof err, "-m/--message-size: every size from %zu to %zu B rounds down to 0 B here "
-             "(whole elements%s); the smallest size this run measures is %zu B", p->min_size, p->max_size,
-             run->bench->report == FP_REPORT_COLLECTIVE ? " per rank" : "", family->round(run, smallest));
+    char err[256], unit[96] = "";
+    if (family->round_unit)
+        snprintf(unit, sizeof unit, " (%s)", family->round_unit);
+    snprintf(err, sizeof err, "-m/--message-size: every size from %zu to %zu B rounds down to 0 B here%s; the "
+             "smallest size this run measures is %zu B", p->min_size, p->max_size, unit, family->round(run, smallest));
     if (out->file && out->file != stdout) { /* nothing was written: no results file */
         fclose(out->file);
         remove(out->temp);
