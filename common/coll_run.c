@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "collective.h"
+#include "evidence.h"
 #include "family.h"
+#include "metric.h"
 
 /* ---- one call of each collective, and the one batch loop ---- */
 
@@ -113,27 +115,51 @@ static int coll_prepare(fp_run_t *run, char *err, size_t errlen)
     return FP_OK;
 }
 
-/* The header's collective lines. */
+/* The header's collective fields: one run per program. */
+static fp_coll_meta_t meta_part;
+
 static void describe(fp_run_t *run)
 {
     const fp_params_t *p = &run->params;
-    fp_meta_t *m = &run->meta;
+    fp_coll_meta_t *m = &meta_part;
     m->datatype = fp_types[p->datatype].name;
     m->op = run->bench->uses & FP_USES_OP ? fp_op_names[p->op] : "none";
     m->root = run->bench->uses & FP_USES_ROOT ? (int)p->root : -1;
     m->busbw_formula = fp_busbw_formula(run->bench->coll->busbw);
     m->busbw_factor = fp_busbw_factor(run->bench->coll->busbw, run->ctx.nranks);
     m->rotate = p->rotate;
+    run->meta.family = m;
+}
+
+/* fp_sampler_t.verdict_pending: an --expect term that the out-of-place busbw's CI (the row's
+ * headline) does not decide yet; the other variants are not judged. */
+static int coll_verdict_pending(const fp_run_t *run, size_t bytes, long batch, const fp_stats_t *seconds)
+{
+    if (fp_coll_ctx(&run->ctx)->sampling != FP_VAR_OOP)
+        return 0;
+    fp_busbw_t kind = run->bench->coll->busbw;
+    double us = 1e6 / (double)batch, unused, p50, lo = NAN, hi = NAN;
+    fp_coll_rates(kind, run->ctx.nranks, 0, bytes, seconds->p50 * us, &unused, &p50);
+    if (seconds->has_ci) { /* the slowest time bounds the lowest busbw */
+        fp_coll_rates(kind, run->ctx.nranks, 0, bytes, seconds->p50_hi * us, &unused, &lo);
+        fp_coll_rates(kind, run->ctx.nranks, 0, bytes, seconds->p50_lo * us, &unused, &hi);
+    }
+    fp_judgement_t j;
+    fp_expect_judge(&run->params.expect, bytes, run->bench->metric->quantity, lo, p50, hi,
+                    fp_line_rate_in_unit(run->bench, run->params.line_rate_bps), &j);
+    return j.verdict == FP_VERDICT_INCONCLUSIVE && !j.reason[0]; /* more samples can decide it */
 }
 
 static int coll_open(fp_run_t *run)
 {
     fp_coll_ctx_t *c = fp_coll_ctx(&run->ctx);
-    FP_CHECK(c->ops->init(&run->ctx, run->meta.backend, sizeof run->meta.backend));
+    FP_CHECK(c->ops->init(&run->ctx, meta_part.backend, sizeof meta_part.backend));
     run->sampler = (fp_sampler_t){
         .kernel = coll_kernel, .sync = c->ops->sync, .complete = c->ops->complete,
         .reduce = fp_samples_max_over_ranks, .samplings = FP_VAR_COUNT,
     };
+    if (run->params.expect.count)
+        run->sampler.verdict_pending = coll_verdict_pending;
     describe(run);
     return FP_OK;
 }
@@ -237,6 +263,7 @@ static int coll_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
         if (v == FP_VAR_IP && !has_in_place(run))
             continue;
         set_variant(run, &l, v == FP_VAR_IP ? FP_VAR_IP : FP_VAR_OOP);
+        fp_coll_ctx(&run->ctx)->sampling = (fp_variant_t)v;
         FP_CHECK(measure_variant(run, bytes, (fp_variant_t)v, batch, part, &met));
         if (v != FP_VAR_ISO && met >= 0)
             row->target_met = row->target_met < 0 ? met : row->target_met && met;
@@ -324,6 +351,8 @@ static int coll_validate(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *
 
 const fp_family_t fp_family_coll = {
     .name = "collective",
+    .batch_limit = "at most 1/32 of the size's operations (>= 32 samples)",
+    .round_unit = "whole elements per rank",
     .prepare = coll_prepare,
     .open = coll_open,
     .close = coll_close,

@@ -4,6 +4,8 @@
 #ifndef FP_COLLECTIVE_H
 #define FP_COLLECTIVE_H
 
+#include <stdio.h>
+
 #include "fp.h"
 #include "stats.h"
 
@@ -99,6 +101,7 @@ typedef struct fp_coll_ctx {
     int root;           /* rooted collectives: -r */
     /* Rotation: call k uses send + o and recv + o, o = (k mod steps) x stride bytes. */
     size_t steps, stride, calls;
+    fp_variant_t sampling; /* the variant being sampled: only out of place is judged (--expect) */
     /* One call of this collective on these buffers. */
     int (*call)(fp_ctx_t *ctx, const struct fp_coll_ctx *c, const void *send, void *recv);
 } fp_coll_ctx_t;
@@ -169,7 +172,24 @@ void fp_type_fill_unwritten(fp_type_t type, void *buffer, size_t count);
 /* Whether a loaded element still holds that value. */
 int fp_type_is_unwritten(fp_type_t type, double value);
 
-/* The family of the collectives (coll_run.c). */
+/* The collectives' header fields (fp_meta_t.family), filled when the family opens. */
+typedef struct fp_coll_meta {
+    char backend[640];         /* "mpi (...)" or "nccl 2.28.9 (...); transport ..." */
+    const char *datatype, *op; /* op: "none" for data movement */
+    int root;                  /* -1 when not rooted */
+    const char *busbw_formula; /* "2(n-1)/n" */
+    double busbw_factor;
+    int rotate;                /* buffers rotate between calls */
+} fp_coll_meta_t;
+
+/* --layout nccl-tests (coll_nccl_tests.c): its header lines and one row (report.h's types). */
+struct fp_meta;
+struct fp_row;
+void fp_coll_nccl_header(FILE *out, const struct fp_meta *meta);
+void fp_coll_nccl_row(FILE *out, const struct fp_meta *meta, const struct fp_row *row);
+
+/* The family of the collectives (coll_run.c) and its metric (coll_schema.c). */
 extern const struct fp_family fp_family_coll;
+extern const struct fp_metric fp_metric_collective;
 
 #endif

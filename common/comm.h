@@ -11,6 +11,8 @@ enum { FP_TAG_DATA = 1, FP_TAG_ACK = 2 };
 
 /* The family of the point-to-point programs (pt2pt_run.c): two ranks, rank 0's samples. */
 extern const struct fp_family fp_family_pt2pt;
+/* Its metrics (pt2pt_schema.c): latency (us) and bandwidth (MB/s). */
+extern const struct fp_metric fp_metric_latency, fp_metric_bandwidth;
 
 /* Device sbuf -> wire sbuf, wire rbuf -> device rbuf; nothing unless staging. */
 static inline int fp_stage_out(fp_ctx_t *ctx, size_t bytes)

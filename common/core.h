@@ -57,6 +57,7 @@ typedef struct fp_run {
     struct fp_path *path;    /* path evidence (evidence.h); NULL when off */
     int expect_failures;     /* rank 0: sizes whose expectation failed */
     fp_report_t *report;     /* rank 0: where rows go; families with records of their own write there */
+    int ucx_seen;            /* UCX endpoint configurations and protocol tables at the header */
 } fp_run_t;
 
 /* Status of a setup step that every rank agrees on. */

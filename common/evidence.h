@@ -56,8 +56,8 @@ void fp_path_describe(fp_evidence_t *ev, const char *expect_nic, size_t size);
 void fp_verdict_row(const fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev);
 /* One line naming size, measured interval and threshold, for a failed or undecided size. */
 void fp_verdict_line(const fp_run_t *run, const fp_row_t *row, const fp_evidence_t *ev, char *out, size_t len);
-/* The line rate in the unit of the program's headline (MB/s, or GB/s for collectives' busbw; 0 for
- * latency): bits/s -> unit, x2 for a bidirectional bandwidth. */
+/* The line rate in the unit of the program's headline (the metric's line_rate_divisor: MB/s, or GB/s
+ * for collectives' busbw; 0 for latency): bits/s -> unit, x2 for a bidirectional bandwidth. */
 double fp_line_rate_in_unit(const fp_bench_t *bench, double bps);
 
 /* Report hooks (evidence_report.c): extra keys after a row's own columns. */

@@ -9,6 +9,10 @@
 
 typedef struct fp_family {
     const char *name;
+    /* For the header and messages: the limit the family puts on the automatic batch in fixed
+     * mode (plan.max_batch), and what sizes round to; NULL: none. */
+    const char *batch_limit;
+    const char *round_unit;
     /* Before anything is allocated: the family's state, and its parameters checked against this
      * job (no communication, the same verdict on every rank). FP_ERR with err set: bad usage. */
     int (*prepare)(fp_run_t *run, char *err, size_t errlen);
@@ -24,6 +28,7 @@ typedef struct fp_family {
     int (*validate)(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *row);
 } fp_family_t;
 
-/* The families: fp_family_pt2pt (comm.h, pt2pt_run.c), fp_family_coll (collective.h, coll_run.c). */
+/* The families: fp_family_pt2pt (comm.h, pt2pt_run.c), fp_family_coll (collective.h, coll_run.c); their
+ * metrics (metric.h) in pt2pt_schema.c and coll_schema.c. */
 
 #endif

@@ -19,9 +19,6 @@ typedef enum { FP_FORMAT_TEXT, FP_FORMAT_CSV, FP_FORMAT_JSON } fp_format_t;
 /* Text columns: fabperf's (compatible first columns, then statistics), or exactly OSU's or
  * nccl-tests' row (statistics then only in csv and json). */
 typedef enum { FP_LAYOUT_FULL, FP_LAYOUT_OSU, FP_LAYOUT_NCCL_TESTS } fp_layout_t;
-/* The row's columns and OSU's default counts (plan.c) follow the report kind; FP_REPORT_MSGRATE:
- * bandwidth with messages per second beside it (multi-pair programs). */
-typedef enum { FP_REPORT_LATENCY, FP_REPORT_BANDWIDTH, FP_REPORT_COLLECTIVE, FP_REPORT_MSGRATE } fp_report_kind_t;
 /* Which options a benchmark accepts beyond the common ones. */
 enum {
     FP_USES_WINDOW = 1u << 0,     /* -W */
@@ -101,7 +98,9 @@ typedef struct fp_bench {
     const char *title; /* first header line */
     const char *sample_text; /* what one sample is, for the header */
     int ranks;         /* exact number of ranks, 0 = any */
-    fp_report_kind_t report;
+    /* What a row holds and how it is reported, the quantity --expect judges, OSU's default counts
+     * (metric.h): fp_metric_latency, fp_metric_bandwidth (comm.h), fp_metric_collective. */
+    const struct fp_metric *metric;
     unsigned uses;     /* FP_USES_* */
     double time_divisor; /* one sample's time per operation: RTT / 2 for latency */
     int directions;      /* bandwidth: 1 (bw) or 2 (bibw) */

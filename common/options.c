@@ -1,6 +1,7 @@
 #include "options.h"
 
 #include "collective.h"
+#include "metric.h"
 #include "plan.h"
 
 #include <ctype.h>
@@ -102,7 +103,8 @@ const fp_option_t fp_options[] = {
     {0, "expect-nic", FP_OPT_STRING, FIELD(expect_nic), "NIC", NULL, 0, 0, NULL, NULL, 0,
      "fail a size (exit 3) where < 90% of the inter-node payload crossed NIC (eth0, mlx5_0:1)"},
     {0, "path-evidence", FP_OPT_CHOICE, FIELD(path_evidence), "on|off", "on", 0, 0, off_on, NULL, 0,
-     "read NIC byte counters before and after each size (outside the timed region)"},
+     "read NIC byte counters before and after each size (outside the timed region); record UCX's "
+     "transport and protocol selection from its log"},
     {'h', "help", FP_OPT_FLAG, FIELD(help), NULL, NULL, 0, 0, NULL, NULL, 0, "this text"},
     {'v', "version", FP_OPT_FLAG, FIELD(version), NULL, NULL, 0, 0, NULL, NULL, 0,
      "print the version"},
@@ -389,7 +391,7 @@ static void params_defaults(const fp_bench_t *bench, fp_params_t *params)
 /* A threshold must be on the quantity this program reports; "uniform" needs a pair matrix. */
 static int expect_fits(const fp_bench_t *bench, const fp_expect_t *e, char *err, size_t errlen)
 {
-    fp_quantity_t q = bench->report == FP_REPORT_LATENCY ? FP_QTY_LATENCY : FP_QTY_RATE;
+    fp_quantity_t q = bench->metric->quantity;
     const char *measures = q == FP_QTY_LATENCY ? "latency: lat<=N[@SIZES]"
                                                : "a rate: bw>=N[@SIZES], busbw>=N[@SIZES] or PCT%line[@SIZES]";
     for (int i = 0; i < e->count; i++) {
@@ -405,13 +407,13 @@ static int expect_fits(const fp_bench_t *bench, const fp_expect_t *e, char *err,
 }
 
 /* Options that conflict or need each other, and defaults that follow from others. */
-/* --layout: the exact layouts are text, and nccl-tests' is a collective's. */
+/* --layout: the exact layouts are text, and nccl-tests' exists only where the metric has it (the collectives'). */
 static int layout_check(const fp_bench_t *bench, const fp_params_t *params, char *err, size_t errlen)
 {
     if (params->layout != FP_LAYOUT_FULL && params->format != FP_FORMAT_TEXT)
         return fail(err, errlen, "--layout %s applies to --format text (csv and json have every column)",
                     layout_names[params->layout]);
-    if (params->layout == FP_LAYOUT_NCCL_TESTS && !(bench->uses & FP_USES_COLLECTIVE))
+    if (params->layout == FP_LAYOUT_NCCL_TESTS && !bench->metric->nccl_row)
         return fail(err, errlen, "--layout nccl-tests applies to the collectives, not to fabperf_%s "
                     "(accepted: full, osu)", bench->name);
     return FP_OK;
@@ -496,7 +498,7 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
 
 void fp_options_help(const fp_bench_t *bench, FILE *out)
 {
-    const fp_osu_defaults_t *osu = &fp_osu_defaults[bench->report];
+    const fp_osu_defaults_t *osu = &bench->metric->defaults;
     char max[32];
     fp_size_format(bench->default_max, max, sizeof max);
     fprintf(out, "Usage: fabperf_%s [options] [PLACEMENT PLACEMENT]\n%s.\n\n", bench->name, bench->title);

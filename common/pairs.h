@@ -11,6 +11,14 @@
 #include "pairs_schedule.h"
 
 extern const struct fp_family fp_family_pairs;
+/* Their metrics (pairs_schema.c): fabperf_mbw_mr's, and the bandwidth and latency sweeps'. */
+extern const struct fp_metric fp_metric_msgrate, fp_metric_pairs_bandwidth, fp_metric_pairs_latency;
+
+/* The pairs' header fields (fp_meta_t.family), filled when the family opens. */
+typedef struct fp_pairs_meta {
+    const char *pairs; /* fabperf_mbw_mr: "0 (host) -> 2 (host), ..."; NULL otherwise */
+    char backend[640]; /* "nccl 2.28.9 (...)"; empty with MPI */
+} fp_pairs_meta_t;
 
 typedef enum { FP_PAIRS_MULTI, FP_PAIRS_ALL } fp_pairs_pattern_t;
 
@@ -56,6 +64,7 @@ typedef struct fp_pairs_ctx {
     const fp_pairs_t *kind;
     const fp_pairs_backend_t *backend;
     void *state;            /* the backend's own (NCCL communicator) */
+    fp_pairs_meta_t meta;   /* the header's pairs fields */
     int send_to, recv_from; /* this round's partners, -1: none */
     int npairs;             /* multi: pairs; rank r < npairs sends to r + npairs */
     double traffic;         /* bytes this rank sent and received at this size (path evidence) */

@@ -105,7 +105,7 @@ static int gather_names(fp_run_t *run, fp_pairs_ctx_t *pc)
 }
 
 /* The header's placement line of the multi-pair program: "0 (host) -> 2 (host), ...". */
-static int describe_pairs(fp_run_t *run, fp_pairs_ctx_t *pc)
+static int describe_pairs(fp_pairs_ctx_t *pc)
 {
     size_t cap = (size_t)pc->npairs * (2 * MPI_MAX_PROCESSOR_NAME + 32) + 1, used = 0;
     char *text = malloc(cap);
@@ -115,7 +115,7 @@ static int describe_pairs(fp_run_t *run, fp_pairs_ctx_t *pc)
     for (int i = 0; i < pc->npairs; i++)
         used += (size_t)snprintf(text + used, cap - used, "%s%d (%s) -> %d (%s)", i ? ", " : "", i, pc->names[i],
                                  i + pc->npairs, pc->names[i + pc->npairs]);
-    run->meta.pairs = text;
+    pc->meta.pairs = text;
     return FP_OK;
 }
 
@@ -126,7 +126,8 @@ static int pairs_open(fp_run_t *run)
     fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
     const fp_pairs_backend_t *b = pc->backend;
     int multi = pc->kind->pattern == FP_PAIRS_MULTI;
-    FP_CHECK(b->init(&run->ctx, run->meta.backend, sizeof run->meta.backend));
+    FP_CHECK(b->init(&run->ctx, pc->meta.backend, sizeof pc->meta.backend));
+    run->meta.family = &pc->meta;
     run->sampler = (fp_sampler_t){
         .kernel = multi ? b->multi : pc->kind->quantity == FP_QTY_LATENCY ? b->latency : b->bandwidth,
         .sync = b->sync,
@@ -136,7 +137,7 @@ static int pairs_open(fp_run_t *run)
     };
     FP_CHECK(gather_names(run, pc));
     if (multi && run->ctx.rank == 0)
-        FP_CHECK(describe_pairs(run, pc));
+        FP_CHECK(describe_pairs(pc));
     return FP_OK;
 }
 
@@ -150,8 +151,8 @@ static void pairs_close(fp_run_t *run)
     fp_pairs_matrix_close(&pc->matrix);
     free(pc->names);
     free(pc->name_list);
-    free((char *)run->meta.pairs);
-    run->meta.pairs = NULL;
+    free((char *)pc->meta.pairs);
+    run->meta.family = NULL;
     free(pc);
     run->ctx.family = NULL;
 }

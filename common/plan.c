@@ -1,11 +1,6 @@
 #include "plan.h"
 
-const fp_osu_defaults_t fp_osu_defaults[] = {
-    [FP_REPORT_LATENCY] = {.iterations = {10000, 1000}, .warmup = {100, 10}},
-    [FP_REPORT_BANDWIDTH] = {.iterations = {100, 20}, .warmup = {10, 2}},
-    [FP_REPORT_COLLECTIVE] = {.iterations = {1000, 100}, .warmup = {100, 10}},
-    [FP_REPORT_MSGRATE] = {.iterations = {100, 20}, .warmup = {10, 2}}, /* osu_mbw_mr's */
-};
+#include "metric.h"
 
 /* --timeout auto: a base for set-up, scheduling and slow first calls, plus the time the size's
  * bytes take at a pessimistic 10 MB/s. */
@@ -31,7 +26,7 @@ static double size_timeout(const fp_bench_t *bench, const fp_params_t *params, s
 
 fp_plan_t fp_plan_for(const fp_bench_t *bench, const fp_params_t *params, size_t bytes)
 {
-    const fp_osu_defaults_t *osu = &fp_osu_defaults[bench->report];
+    const fp_osu_defaults_t *osu = &bench->metric->defaults;
     int large = bytes > FP_OSU_SMALL_LIMIT;
     fp_plan_t plan = {
         .warmup = params->warmup > 0 ? params->warmup : osu->warmup[large],

@@ -1,5 +1,5 @@
 /* One size's plan: warm-up and iteration counts and the watchdog's limit, from the command line
- * or, where it says "default"/"auto", from one table of OSU's defaults. */
+ * or, where it says "default"/"auto", from the metric's row of OSU's defaults (metric.h). */
 #ifndef FP_PLAN_H
 #define FP_PLAN_H
 
@@ -10,9 +10,6 @@
 typedef struct fp_osu_defaults {
     long iterations[2], warmup[2];
 } fp_osu_defaults_t;
-
-/* Indexed by fp_report_kind_t: latency, bandwidth and collectives differ in OSU. */
-extern const fp_osu_defaults_t fp_osu_defaults[];
 
 typedef struct fp_plan {
     long warmup;      /* untimed operations */

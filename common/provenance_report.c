@@ -1,7 +1,8 @@
 /* The provenance part of every result: label, environment of every rank, placement of every
- * rank. Everything that came from outside goes through escape.h. */
+ * rank, UCX's selection on rank 0. Everything that came from outside goes through escape.h. */
 #include "escape.h"
 #include "provenance.h"
+#include "ucx_log.h"
 
 /* "rank 3" or "ranks 0,2-5". */
 static void ranks_text(FILE *out, const int *ranks, int n)
@@ -86,6 +87,18 @@ static void placement_text(FILE *out, const fp_placement_t *p)
     }
 }
 
+/* "# ucx (rank 0, from UCX's log): 1.13.1: peer tag(tcp/lo) ..." */
+static void ucx_text(FILE *out, const char *when, const fp_ucx_selection_t *s)
+{
+    char text[4096];
+    if (!s)
+        return;
+    fp_ucx_selection_text(s, text, sizeof text);
+    fprintf(out, "# ucx%s (rank 0, from UCX's log): ", when);
+    fp_text_string(out, text);
+    fputc('\n', out);
+}
+
 void fp_provenance_text(FILE *out, const fp_meta_t *m)
 {
     if (m->label) {
@@ -95,11 +108,13 @@ void fp_provenance_text(FILE *out, const fp_meta_t *m)
     }
     env_text(out, m);
     placement_text(out, &m->placement);
+    ucx_text(out, "", m->ucx);
 }
 
 void fp_provenance_text_end(FILE *out, const fp_meta_t *m)
 {
     const fp_placement_t *p = &m->placement;
+    ucx_text(out, " at the end", m->ucx_end);
     if (!p->ended || !p->ranks)
         return;
     int moved = 0;
@@ -192,11 +207,20 @@ void fp_provenance_json(FILE *out, const fp_meta_t *m)
         fputs("null", out);
     env_json(out, m);
     placement_json(out, &m->placement);
+    fputs(",\"ucx\":", out);
+    if (m->ucx)
+        fp_ucx_selection_json(out, m->ucx);
+    else
+        fputs("null", out);
 }
 
 void fp_provenance_json_end(FILE *out, const fp_meta_t *m)
 {
     const fp_placement_t *p = &m->placement;
+    if (m->ucx_end) {
+        fputs(",\"ucx_end\":", out);
+        fp_ucx_selection_json(out, m->ucx_end);
+    }
     if (!p->ended || !p->ranks)
         return;
     fputs(",\"placement_end\":[", out);

@@ -9,6 +9,7 @@
 #include "evidence.h"
 #include "family.h"
 #include "guard.h"
+#include "metric.h"
 #include "pattern.h"
 
 /* Validation of a window gives each message its own slot, up to this many bytes of slots per
@@ -83,7 +84,7 @@ static size_t pt2pt_round(const fp_run_t *run, size_t bytes)
 /* Median and CI of the headline from statistics of us per operation. */
 static fp_estimate_t headline_of(const fp_bench_t *b, const fp_ctx_t *ctx, size_t bytes, const fp_stats_t *t)
 {
-    if (b->report != FP_REPORT_BANDWIDTH)
+    if (b->metric->quantity == FP_QTY_LATENCY)
         return (fp_estimate_t){t->p50, t->p50_lo, t->p50_hi};
     /* Bytes per operation over microseconds per operation = MB/s (1e6 B/s). */
     double moved = (double)bytes * (double)ctx->window * b->directions;
@@ -98,7 +99,7 @@ static int pt2pt_verdict_pending(const fp_run_t *run, size_t bytes, long batch, 
     fp_stats_t us = {.p50 = seconds->p50 * scale, .p50_lo = seconds->p50_lo * scale, .p50_hi = seconds->p50_hi * scale};
     fp_estimate_t h = headline_of(b, &run->ctx, bytes, &us);
     fp_judgement_t j;
-    fp_quantity_t q = b->report == FP_REPORT_LATENCY ? FP_QTY_LATENCY : FP_QTY_RATE;
+    fp_quantity_t q = b->metric->quantity;
     fp_expect_judge(&run->params.expect, bytes, q, h.lo, h.p50, h.hi, fp_line_rate_in_unit(b, run->params.line_rate_bps), &j);
     return j.verdict == FP_VERDICT_INCONCLUSIVE && !j.reason[0]; /* more samples can decide it */
 }
@@ -118,8 +119,8 @@ static void fill_row(fp_run_t *run, size_t bytes, long batch, size_t n, fp_row_t
     fp_stats_resolve(&row->time, run->timer_resolution_s * scale);
     fp_stats_batch_means(&row->time, batch);
     row->headline = headline_of(b, &run->ctx, bytes, &row->time);
-    row->osu = b->report == FP_REPORT_BANDWIDTH ? (double)bytes * (double)run->ctx.window * b->directions / row->time.mean
-                                                : row->time.mean;
+    row->osu = b->metric->quantity == FP_QTY_RATE ? (double)bytes * (double)run->ctx.window * b->directions / row->time.mean
+                                                  : row->time.mean;
 }
 
 static int pt2pt_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
@@ -132,7 +133,7 @@ static int pt2pt_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
     row->target_met = met;
     /* Every rank sends and receives the same: latency bytes both ways per operation, bw a window
      * (plus one-byte acks), bibw a window each way; every operation run counts, timed or not. */
-    double per_op = (double)bytes * (run->bench->report == FP_REPORT_LATENCY ? 2.0 :
+    double per_op = (double)bytes * (run->bench->metric->quantity == FP_QTY_LATENCY ? 2.0 :
                                      (double)run->ctx.window * run->bench->directions);
     row->traffic_bytes = per_op * (double)run->operations;
     row->traffic_peer = run->ctx.peer;

@@ -1,4 +1,4 @@
-/* Reporting: one column schema, rendered as text (OSU layout), CSV or JSON Lines. */
+/* Reporting: the metric's columns (metric.h) rendered as text, CSV or JSON Lines. */
 #ifndef FP_REPORT_H
 #define FP_REPORT_H
 
@@ -31,7 +31,7 @@ typedef struct fp_host {
 /* Provenance: what ran, where, how. Rendered before the first row. */
 typedef struct fp_meta {
     const char *program, *benchmark, *title;
-    fp_report_kind_t report;
+    const struct fp_metric *metric; /* the rows' columns and renderings (metric.h) */
     char date[40];
     int nranks, nhosts;
     fp_host_t *hosts;
@@ -54,18 +54,15 @@ typedef struct fp_meta {
     int env_unrecorded;        /* variables over the per-rank bound, not sent */
     char *env_buffer;          /* what env points into */
     fp_placement_t placement;  /* per rank, on rank 0 */
-    /* Collectives */
-    char backend[640];       /* "mpi (...)" or "nccl 2.28.9 (...); transport ..." */
-    const char *datatype, *op; /* op: "none" for data movement */
-    int root;                /* -1 when not rooted */
-    const char *busbw_formula; /* "2(n-1)/n" */
-    double busbw_factor;
+    /* The family's own header fields, read by its metric's hooks (collectives: fp_coll_meta_t,
+     * collective.h); NULL: none. */
+    const void *family;
     /* Path evidence and verdicts: rows carry their fields (JSON, CSV); text adds Eff%/Verdict
      * columns when verdict_columns is set. */
     int evidence_fields, verdict_columns;
-    int rotate;              /* buffers rotate between calls */
-    /* Multi-pair programs: "0 (host) -> 2 (host), ..."; NULL otherwise */
-    const char *pairs;
+    /* UCX's selection on rank 0 (ucx_log.h), from its log: at the header (NULL: the MPI did not
+     * load UCX, or capture is off), and at the end when more was selected during the sweep. */
+    const struct fp_ucx_selection *ucx, *ucx_end;
 } fp_meta_t;
 
 /* A quantity's median and the 95% confidence interval of that median, in its unit. */
@@ -102,9 +99,11 @@ typedef struct fp_report {
     FILE *out;
     fp_format_t format;
     const fp_meta_t *meta;
-    double busbw_sum; /* collectives: for nccl-tests' closing "Avg bus bandwidth" */
-    long busbw_count;
-    long wrong_total;
+    /* The metric's running figure for its closing lines (fp_metric_t.tally): a sum and how many
+     * values it holds (collectives: busbw, for nccl-tests' "Avg bus bandwidth"). */
+    double total;
+    long counted;
+    long wrong_total; /* wrong bytes or elements over the rows */
 } fp_report_t;
 
 void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_meta_t *meta);

@@ -9,8 +9,10 @@
 #include "evidence.h"
 #include "family.h"
 #include "guard.h"
+#include "metric.h"
 #include "options.h"
 #include "provenance.h"
+#include "ucx_capture.h"
 
 /* Bad input: one line from rank 0, exit code 2 everywhere, no abort. */
 static int usage_exit(const fp_bench_t *bench, int rank, const char *msg)
@@ -25,8 +27,8 @@ static void describe_rules(fp_run_t *run)
 {
     const fp_params_t *p = &run->params;
     fp_meta_t *m = &run->meta;
-    const fp_osu_defaults_t *osu = &fp_osu_defaults[run->bench->report];
-    const char *whose = run->bench->report == FP_REPORT_COLLECTIVE ? "OSU 7.4's for collectives" : "OSU's";
+    const fp_osu_defaults_t *osu = &run->bench->metric->defaults;
+    const char *whose = run->bench->metric->defaults_whose, *limit = run->bench->family->batch_limit;
     if (p->adaptive)
         snprintf(m->iterations, sizeof m->iterations,
                  "adaptive: a pilot until both sides of the median's 95%% CI are within %g%% (or %g%% of %g s per "
@@ -47,9 +49,8 @@ static void describe_rules(fp_run_t *run)
         snprintf(m->batch, sizeof m->batch, "%ld operations per sample", p->batch);
     else
         snprintf(m->batch, sizeof m->batch, "auto: per size, a sample >= 100 timer overheads and clock steps, "
-                 "never half the previous size's%s; batch > 1: no min/p99/max/stddev (batch means)",
-                 run->bench->report == FP_REPORT_COLLECTIVE && !p->adaptive
-                     ? ", at most 1/32 of the size's operations (>= 32 samples)" : "");
+                 "never half the previous size's%s%s; batch > 1: no min/p99/max/stddev (batch means)",
+                 limit && !p->adaptive ? ", " : "", limit && !p->adaptive ? limit : "");
 }
 
 static void meta_fill(fp_run_t *run, const char *program)
@@ -59,7 +60,7 @@ static void meta_fill(fp_run_t *run, const char *program)
     m->program = program;
     m->benchmark = run->bench->name;
     m->title = run->bench->title;
-    m->report = run->bench->report;
+    m->metric = run->bench->metric;
     snprintf(m->buffers, sizeof m->buffers, "%c %c", p->placement[0], p->placement[1]);
     m->timer = run->timer->name;
     m->timer_overhead_us = run->timer_overhead_s * 1e6;
@@ -232,7 +233,9 @@ static int step_mpi(fp_run_t *run, const char *program, int *argc, char ***argv,
         fprintf(stderr, "%s: no watchdog: %s\n", program, fp_error_message());
     fp_guard_phase("MPI start-up and set-up", 0);
     fp_guard_arm(0, fp_plan_startup_timeout(&run->params, fp_env_size()), "--startup-timeout");
+    fp_ucx_capture_start(run->params.path_evidence);
     MPI_Init(argc, argv);
+    fp_ucx_capture_started(); /* before the environment is recorded */
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     run->ctx.comm = MPI_COMM_WORLD;
     MPI_Comm_rank(MPI_COMM_WORLD, &run->ctx.rank);
@@ -297,10 +300,11 @@ static int step_sizes(fp_run_t *run, output_t *out, int *code)
     size_t smallest = p->max_size;
     while (family->round(run, smallest) == 0 && smallest < ((size_t)1 << 40))
         smallest *= 2;
-    char err[256];
-    snprintf(err, sizeof err, "-m/--message-size: every size from %zu to %zu B rounds down to 0 B here "
-             "(whole elements%s); the smallest size this run measures is %zu B", p->min_size, p->max_size,
-             run->bench->report == FP_REPORT_COLLECTIVE ? " per rank" : "", family->round(run, smallest));
+    char err[256], unit[96] = "";
+    if (family->round_unit)
+        snprintf(unit, sizeof unit, " (%s)", family->round_unit);
+    snprintf(err, sizeof err, "-m/--message-size: every size from %zu to %zu B rounds down to 0 B here%s; the "
+             "smallest size this run measures is %zu B", p->min_size, p->max_size, unit, family->round(run, smallest));
     if (out->file && out->file != stdout) { /* nothing was written: no results file */
         fclose(out->file);
         remove(out->temp);
@@ -308,6 +312,14 @@ static int step_sizes(fp_run_t *run, output_t *out, int *code)
     release(run);
     *code = usage_exit(run->bench, run->ctx.rank, err);
     return FP_ERR;
+}
+
+/* What UCX has selected so far (every rank reads: each copies its UCX warnings); *seen counts it. */
+static const fp_ucx_selection_t *ucx_selection(int *seen)
+{
+    const fp_ucx_selection_t *s = fp_ucx_capture_read();
+    *seen = s ? s->nendpoints + s->nprotocols : 0;
+    return s;
 }
 
 /* The header, and how rank 0 closes its results if the run is cut short. */
@@ -319,6 +331,7 @@ static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_rep
         fprintf(stderr, "%s: rank %d: %s\n", program, run->ctx.rank, fp_error_message());
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
+    run->meta.ucx = ucx_selection(&run->ucx_seen);
     if (run->ctx.rank != 0)
         return;
     fp_report_begin(report, out->file, (fp_format_t)run->params.format, &run->meta);
@@ -344,6 +357,9 @@ static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
     fp_guard_finish();
+    int seen = run->ucx_seen;
+    const fp_ucx_selection_t *ucx = ucx_selection(&seen);
+    run->meta.ucx_end = seen > run->ucx_seen ? ucx : NULL; /* configured during the sweep */
     if (fp_placement_end(&run->meta.placement, run->ctx.comm) != FP_OK) {
         fprintf(stderr, "%s: rank %d: %s\n", program, rank, fp_error_message());
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);

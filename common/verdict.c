@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "evidence.h"
+#include "metric.h"
 
 #define NIC_SHARE_NEEDED 0.9
 
@@ -88,12 +89,8 @@ void fp_path_describe(fp_evidence_t *ev, const char *expect_nic, size_t size)
 
 double fp_line_rate_in_unit(const fp_bench_t *bench, double bps)
 {
-    switch (bench->report) {
-    case FP_REPORT_BANDWIDTH:
-    case FP_REPORT_MSGRATE: return bps / 8e6 * (bench->directions > 1 ? bench->directions : 1);
-    case FP_REPORT_COLLECTIVE: return bps / 8e9;
-    default: return 0;
-    }
+    double divisor = bench->metric->line_rate_divisor;
+    return divisor > 0 ? bps / divisor * (bench->directions > 1 ? bench->directions : 1) : 0;
 }
 
 /* --line-rate, else the busiest NIC when it carried at least half of the payload. */
@@ -117,7 +114,7 @@ void fp_verdict_row(const fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev)
     pick_line_rate(run, ev);
     const fp_estimate_t *h = &row->headline;
     ev->efficiency = ev->line_rate > 0 && isfinite(h->p50) ? h->p50 / ev->line_rate : NAN;
-    fp_quantity_t q = run->bench->report == FP_REPORT_LATENCY ? FP_QTY_LATENCY : FP_QTY_RATE;
+    fp_quantity_t q = run->bench->metric->quantity;
     double lo = row->time.has_ci ? h->lo : NAN, hi = row->time.has_ci ? h->hi : NAN;
     if (row->judged)
         ev->judgement = *row->judged;
@@ -130,15 +127,10 @@ void fp_verdict_row(const fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev)
         ev->verdict = FP_VERDICT_PASS;
 }
 
-static const char *unit_of(const fp_bench_t *bench)
-{
-    return bench->report == FP_REPORT_LATENCY ? "us" : bench->report == FP_REPORT_COLLECTIVE ? "GB/s busbw" : "MB/s";
-}
-
 void fp_verdict_line(const fp_run_t *run, const fp_row_t *row, const fp_evidence_t *ev, char *out, size_t len)
 {
     const fp_judgement_t *j = &ev->judgement;
-    const char *unit = unit_of(run->bench);
+    const char *unit = run->bench->metric->unit;
     out[0] = '\0';
     if (j->verdict == FP_VERDICT_NONE)
         return;

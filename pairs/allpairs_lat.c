@@ -11,7 +11,7 @@ static const fp_bench_t allpairs_lat = {
                    "median round trip",
     .family = &fp_family_pairs,
     .pairs = &all_lat,
-    .report = FP_REPORT_LATENCY,
+    .metric = &fp_metric_pairs_latency,
     .uses = FP_USES_SWEEP | FP_USES_BACKEND,
     .time_divisor = 2.0,
     .directions = 1,

@@ -10,7 +10,7 @@ static const fp_bench_t mbw_mr = {
                    "is the mean of the senders' times (osu_mbw_mr's)",
     .family = &fp_family_pairs,
     .pairs = &multi,
-    .report = FP_REPORT_MSGRATE,
+    .metric = &fp_metric_msgrate,
     .uses = FP_USES_WINDOW | FP_USES_BACKEND,
     .time_divisor = 1.0,
     .directions = 1,

@@ -29,7 +29,7 @@ static const fp_bench_t bw = {
     .sample_text = "batch of windows; one operation = a window and its 1-byte ack",
     .family = &fp_family_pt2pt,
     .ranks = 2,
-    .report = FP_REPORT_BANDWIDTH,
+    .metric = &fp_metric_bandwidth,
     .uses = FP_USES_WINDOW,
     .time_divisor = 1.0,
     .directions = 1,

@@ -22,7 +22,7 @@ static const fp_bench_t latency = {
     .sample_text = "batch of round trips; one operation = round trip / 2",
     .family = &fp_family_pt2pt,
     .ranks = 2,
-    .report = FP_REPORT_LATENCY,
+    .metric = &fp_metric_latency,
     .time_divisor = 2.0,
     .default_max = 4 << 20,
     .check_ranks = 0x3, /* both ranks receive a full message */

@@ -352,33 +352,46 @@ check "--help explains launches, marks, crossovers, formats, plots and exits" \
 
 # ---- path evidence and verdicts beside the figures -----------------------------------------
 
-# evidence NAME J VERDICT PATH(json): one launch of fabperf_bw at 1M with a verdict and a path.
+# evidence NAME J VERDICT PATH(json) [UCX(json)]: one launch of fabperf_bw at 1M with a verdict, a
+# path and UCX's selection (meta "ucx").
 evidence() {
     mkdir -p "$work/ev"
     {
         meta fabperf_bw bandwidth "\"$1\"" \
-            '["size","bw_mbps","bw_p50_mbps","bw_ci_lo_mbps","bw_ci_hi_mbps","avg_us","p50_us","p50_ci_lo_us","p50_ci_hi_us","samples","verdict","expect","line_rate_gbps","efficiency","path"]'
+            '["size","bw_mbps","bw_p50_mbps","bw_ci_lo_mbps","bw_ci_hi_mbps","avg_us","p50_us","p50_ci_lo_us","p50_ci_hi_us","samples","verdict","expect","line_rate_gbps","efficiency","path"]' |
+            sed "s|\"columns\":|\"ucx\":${5:-null},\"columns\":|"
         printf '{"type":"row","size":1048576,"bw_mbps":100,"bw_p50_mbps":100,"bw_ci_lo_mbps":99,"bw_ci_hi_mbps":101,"avg_us":1,"p50_us":1,"p50_ci_lo_us":1,"p50_ci_hi_us":1,"samples":100,"verdict":"%s","expect":"80%%line@1M:4M (>= 100)","line_rate_gbps":1,"efficiency":0.8,"path":%s}\n' "$3" "$4"
         end
     } >"$work/ev/$1.$2.fabperf_bw.json"
 }
 veth='{"payload_bytes":1e8,"summary":"s","nics":[{"node":"h1","name":"fpveth0","share":1.004,"bytes":1e8,"line_rate_gbps":null},{"node":"h2","name":"fpveth0","share":0.998,"bytes":1e8,"line_rate_gbps":null}]}'
 none='{"payload_bytes":0,"summary":"s","nics":[]}'
-evidence tcp 1 pass "$veth"
-evidence tcp 2 fail "$veth"
+ucx='{"version":"1.13.1","transports":"tcp/fpveth0","endpoints":[],"protocols":[],"note":null,"summary":"s"}'
+evidence tcp 1 pass "$veth" "$ucx"
+evidence tcp 2 fail "$veth" "$ucx"
 evidence shm 1 fail "$none"
 evidence shm 2 fail "$none"
 compare --format json "$work/ev"
 check "evidence: verdicts of the launches, mixed where they differ" \
     json_holds 'value("fabperf_bw", 1048576, "tcp")["verdict"] == "mixed (pass 1, fail 1)" and value("fabperf_bw", 1048576, "shm")["verdict"] == "fail" and value("fabperf_bw", 1048576, "shm")["verdicts"] == {"fail": 2}'
-check "evidence: the path as NIC and lowest share, or no inter-node payload" \
-    json_holds 'value("fabperf_bw", 1048576, "tcp")["path"] == "fpveth0 100%" and value("fabperf_bw", 1048576, "shm")["path"] == "no inter-node payload; no NIC" and value("fabperf_bw", 1048576, "tcp")["expect"] == "80%line@1M:4M (>= 100)"'
+check "evidence: the path as NIC and lowest share, or no inter-node payload; UCX's transports where recorded" \
+    json_holds 'value("fabperf_bw", 1048576, "tcp")["path"] == "fpveth0 100%; ucx tcp/fpveth0" and value("fabperf_bw", 1048576, "tcp")["ucx"] == "tcp/fpveth0" and value("fabperf_bw", 1048576, "shm")["path"] == "no inter-node payload; no NIC" and "ucx" not in value("fabperf_bw", 1048576, "shm") and value("fabperf_bw", 1048576, "tcp")["expect"] == "80%line@1M:4M (>= 100)"'
+# A launch whose UCX configured more during the sweep: the end record's ucx_end is what it used.
+mv "$work/ev" "$work/ev-all"
+evidence early 1 pass "$veth" "$ucx"
+evidence late 1 pass "$veth" "$ucx"
+sed -i 's|^{"type":"end",|{"type":"end","ucx_end":{"transports":"rc_mlx5/mlx5_0:1"},|' "$work/ev/late.1.fabperf_bw.json"
+compare --format json "$work/ev"
+check "evidence: UCX's transports from ucx_end where the end record has one" \
+    json_holds 'value("fabperf_bw", 1048576, "late")["path"] == "fpveth0 100%; ucx rc_mlx5/mlx5_0:1" and value("fabperf_bw", 1048576, "early")["path"] == "fpveth0 100%; ucx tcp/fpveth0"'
+rm -r "$work/ev"
+mv "$work/ev-all" "$work/ev"
 compare "$work/ev"
 check "evidence: text has verdict and path columns beside the figures" \
-    sh -c "grep -q 'shm verdict  tcp verdict' '$work/out' && grep -Eq '^ *1M .*fail +mixed \\(pass 1, fail 1\\) +no inter-node payload; no NIC +fpveth0 100%' '$work/out'"
+    sh -c "grep -q 'shm verdict  tcp verdict' '$work/out' && grep -Eq '^ *1M .*fail +mixed \\(pass 1, fail 1\\) +no inter-node payload; no NIC +fpveth0 100%; ucx tcp/fpveth0' '$work/out'"
 compare --format csv "$work/ev"
 check "evidence: CSV columns expect_verdict, expect, path" \
-    sh -c "head -1 '$work/out' | grep -q ',expect_verdict,expect,path\$' && grep -q '^fabperf_bw,.*,tcp,.*,\"mixed (pass 1, fail 1)\",80%line@1M:4M (>= 100),fpveth0 100%\$' '$work/out'"
+    sh -c "head -1 '$work/out' | grep -q ',expect_verdict,expect,path\$' && grep -q '^fabperf_bw,.*,tcp,.*,\"mixed (pass 1, fail 1)\",80%line@1M:4M (>= 100),fpveth0 100%; ucx tcp/fpveth0\$' '$work/out'"
 
 # ---- plot -------------------------------------------------------------------------------
 

@@ -1,9 +1,17 @@
 /* The option table: defaults, parsing, and one clear line per bad input. */
 #include "check.h"
+#include "collective.h"
+#include "comm.h"
 #include "options.h"
 
-static const fp_bench_t windowed = {.name = "bw", .title = "t", .uses = FP_USES_WINDOW, .default_max = 4 << 20};
-static const fp_bench_t plain = {.name = "latency", .title = "t", .default_max = 4 << 20};
+static const fp_bench_t windowed = {.name = "bw", .title = "t", .uses = FP_USES_WINDOW, .default_max = 4 << 20,
+                                    .metric = &fp_metric_latency};
+static const fp_bench_t plain = {.name = "latency", .title = "t", .default_max = 4 << 20,
+                                 .metric = &fp_metric_latency};
+static const fp_bench_t rate = {.name = "bw", .title = "t", .uses = FP_USES_WINDOW, .default_max = 4 << 20,
+                                .metric = &fp_metric_bandwidth};
+static const fp_bench_t collective = {.name = "allreduce", .title = "t", .uses = FP_USES_COLLECTIVE,
+                                      .default_max = 1 << 20, .metric = &fp_metric_collective};
 
 static int parse(const fp_bench_t *b, fp_params_t *p, char *err, const char *a1, const char *a2,
                  const char *a3, const char *a4)
@@ -82,5 +90,14 @@ int main(void)
     bad(&plain, "-f/--stepfactor", "1.01 to 1024", "-f", "1", NULL);
     bad(&plain, "-m/--message-size and -b/--minbytes", "give one", "-m8", "-b", "4");
     bad(&plain, "-m/--message-size and -b/-e", "give one", "-m8", "-e", "4");
+    /* What the metric answers: the quantity --expect takes, whether nccl-tests' layout exists. */
+    CHECK(parse(&rate, &p, err, "--expect", "bw>=10", NULL, NULL) == FP_OK);
+    CHECK(parse(&plain, &p, err, "--expect", "lat<=10", NULL, NULL) == FP_OK);
+    bad(&plain, "--expect: 'bw>=10' does not apply to fabperf_latency", "lat<=N", "--expect", "bw>=10", NULL);
+    bad(&rate, "--expect: 'lat<=10' does not apply to fabperf_bw", "bw>=N", "--expect", "lat<=10", NULL);
+    CHECK(parse(&collective, &p, err, "--layout", "nccl-tests", NULL, NULL) == FP_OK);
+    CHECK(p.layout == FP_LAYOUT_NCCL_TESTS);
+    bad(&rate, "--layout nccl-tests applies to the collectives", "accepted: full, osu", "--layout", "nccl-tests",
+        NULL);
     return CHECK_DONE();
 }

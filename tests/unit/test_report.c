@@ -4,7 +4,11 @@
 
 #include "check.h"
 #include "collective.h"
+#include "comm.h"
+#include "metric.h"
+#include "pairs.h"
 #include "report.h"
+#include "ucx_log.h"
 
 /* UCX_TLS differs between the ranks: rank 0 has one value, rank 1 another, ranks 2-3 none. */
 static int ucx_rank0[] = {0}, ucx_rank1[] = {1}, ucx_unset[] = {2, 3};
@@ -17,13 +21,38 @@ static fp_place_t places[] = {
 };
 static fp_host_t hosts[] = {{"node-a", 1}, {"node-b", 1}};
 
-static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
+/* UCX's selection as UCX 1.13.1 logs it: endpoints at the header, a protocol more at the end. */
+static const char *const ucx_lines[] = {
+    "Version 1.13.1 (loaded from /lib/x86_64-linux-gnu/libucp.so.0)",
+    "ep_cfg[0]: tag(self/memory0 tcp/lo) rma(self/memory0) am(self/memory0 tcp/lo)",
+    "ep_cfg[1]: tag(tcp/lo) rma_am(tcp/lo) am(tcp/lo)",
+    "| 0x55fe92aab360 ep_cfg[1] | tagged message by ucp_tag_send*(fast-completion) from host memory |",
+    "|                   0..788 | eager short                                  | tcp/lo |",
+    "|               789..inf | eager zero-copy copy-out                       | tcp/lo |",
+    NULL};
+static fp_ucx_selection_t ucx_begin, ucx_grown;
+
+static const fp_ucx_selection_t *ucx_of(fp_ucx_selection_t *s, int nlines)
+{
+    fp_ucx_selection_init(s);
+    for (int i = 0; i < nlines && ucx_lines[i]; i++)
+        fp_ucx_log_line(s, ucx_lines[i]);
+    return s;
+}
+
+#define LATENCY (&fp_metric_latency)
+#define BANDWIDTH (&fp_metric_bandwidth)
+#define COLLECTIVE (&fp_metric_collective)
+
+static fp_coll_meta_t coll_meta;
+
+static void meta_init(fp_meta_t *m, const fp_metric_t *kind)
 {
     memset(m, 0, sizeof *m);
-    m->program = kind == FP_REPORT_LATENCY ? "fabperf_latency" : kind == FP_REPORT_BANDWIDTH ? "fabperf_bw" : "fabperf_allreduce";
+    m->program = kind == LATENCY ? "fabperf_latency" : kind == BANDWIDTH ? "fabperf_bw" : "fabperf_allreduce";
     m->benchmark = m->program + strlen("fabperf_");
     m->title = "Test";
-    m->report = kind;
+    m->metric = kind;
     snprintf(m->date, sizeof m->date, "2026-01-02T03:04:05Z");
     m->nranks = 2;
     m->nhosts = 2;
@@ -38,21 +67,27 @@ static void meta_init(fp_meta_t *m, fp_report_kind_t kind)
     snprintf(m->iterations, sizeof m->iterations, "fixed: 100 operations per size");
     snprintf(m->warmup, sizeof m->warmup, "10 operations per size");
     snprintf(m->batch, sizeof m->batch, "auto");
-    m->window = kind == FP_REPORT_BANDWIDTH ? 64 : 0;
+    m->window = kind == BANDWIDTH ? 64 : 0;
     m->validate = 1;
     m->label = "tcp \"rxm\"";
     m->nenv = 2;
     m->env = env;
     m->placement = (fp_placement_t){places, 2, 1};
-    if (kind == FP_REPORT_COLLECTIVE) {
+    if (kind == LATENCY) {
+        m->ucx = ucx_of(&ucx_begin, 3);
+        m->ucx_end = ucx_of(&ucx_grown, 99);
+    }
+    if (kind == COLLECTIVE) {
         m->nranks = 4;
         m->hosts[0].ranks = m->hosts[1].ranks = 2;
-        snprintf(m->backend, sizeof m->backend, "mpi (blocking MPI collectives)");
-        m->datatype = "float";
-        m->op = "sum";
-        m->root = -1;
-        m->busbw_formula = "2(n-1)/n";
-        m->busbw_factor = 1.5;
+        memset(&coll_meta, 0, sizeof coll_meta);
+        snprintf(coll_meta.backend, sizeof coll_meta.backend, "mpi (blocking MPI collectives)");
+        coll_meta.datatype = "float";
+        coll_meta.op = "sum";
+        coll_meta.root = -1;
+        coll_meta.busbw_formula = "2(n-1)/n";
+        coll_meta.busbw_factor = 1.5;
+        m->family = &coll_meta;
     }
 }
 
@@ -129,7 +164,7 @@ static void compare_golden(const char *name, const char *text)
 
 static int render_layout; /* fp_layout_t of the next render */
 
-static void render(const char *golden, fp_report_kind_t kind, fp_format_t format)
+static void render(const char *golden, const fp_metric_t *kind, fp_format_t format)
 {
     char *text = NULL;
     size_t len = 0;
@@ -140,7 +175,7 @@ static void render(const char *golden, fp_report_kind_t kind, fp_format_t format
     meta_init(&meta, kind);
     meta.layout = render_layout;
     fp_report_begin(&report, out, format, &meta);
-    if (kind == FP_REPORT_COLLECTIVE) {
+    if (kind == COLLECTIVE) {
         collective_row(&row, 1024, 0, 1);
         fp_report_row(&report, &row);
         collective_row(&row, 1 << 20, 5, 1);
@@ -155,7 +190,7 @@ static void render(const char *golden, fp_report_kind_t kind, fp_format_t format
         return;
     }
     row_init(&row, 1, 1, 0);
-    if (kind == FP_REPORT_BANDWIDTH) {
+    if (kind == BANDWIDTH) {
         row.osu = 64.0 / 2.25;
         row.headline = (fp_estimate_t){32.0, 64.0 / 2.1, 64.0 / 1.9};
     }
@@ -170,21 +205,134 @@ static void render(const char *golden, fp_report_kind_t kind, fp_format_t format
     free(text);
 }
 
+/* A metric defined outside the families, as a new family defines its own: a column of its own
+ * beside common ones, a header line from its header fields, closing lines from a tally. The report
+ * machinery renders it as given. */
+static double get_rate(const fp_row_t *r) { return r->osu * 2; }
+static const fp_column_t col_rate = {"rate_per_s", "Rate(/s)", 12, 1, FP_COL_REAL, get_rate, NULL, NULL, NULL,
+                                     NULL, NULL, 0};
+static const fp_column_t *const rate_columns[] = {&fp_col_size, &col_rate, &fp_col_p50, NULL};
+static void rate_text_meta(FILE *out, const fp_meta_t *m) { fprintf(out, "# pairs: %s\n", (const char *)m->family); }
+static void rate_json_meta(FILE *out, const fp_meta_t *m) { fprintf(out, ",\"pairs\":\"%s\"", (const char *)m->family); }
+static void rate_tally(fp_report_t *r, const fp_row_t *row)
+{
+    r->total += row->osu;
+    r->counted++;
+}
+static void rate_text_end(FILE *out, const fp_report_t *r) { fprintf(out, "# rows: %ld, sum %g\n", r->counted, r->total); }
+static void rate_json_end(FILE *out, const fp_report_t *r) { fprintf(out, ",\"rows\":%ld", r->counted); }
+static const fp_metric_t rate_metric = {
+    .name = "rate", .columns = rate_columns, .text_style = FP_TEXT_OSU, .text_meta = rate_text_meta,
+    .json_meta = rate_json_meta, .tally = rate_tally, .text_end = rate_text_end, .json_end = rate_json_end,
+    .osu_heading = "Rate", .quantity = FP_QTY_RATE, .unit = "/s",
+};
+
+static char *render_rate(fp_format_t format, int layout)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    fp_meta_t meta;
+    fp_report_t report;
+    fp_row_t row;
+    meta_init(&meta, &rate_metric);
+    meta.family = "0 -> 1";
+    meta.layout = layout;
+    fp_report_begin(&report, out, format, &meta);
+    row_init(&row, 1, 1, 0);
+    fp_report_row(&report, &row);
+    row_init(&row, 4096, 0, 0);
+    row.osu = 4.0;
+    fp_report_row(&report, &row);
+    fp_report_end(&report, "complete", 0);
+    fclose(out);
+    return text;
+}
+
+static void render_new_metric(void)
+{
+    char *text = render_rate(FP_FORMAT_TEXT, FP_LAYOUT_FULL);
+    CHECK(strstr(text, "# batch: auto\n# pairs: 0 -> 1\n# validation: on\n") != NULL);
+    CHECK(strstr(text, "\n# Size        Rate(/s)     P50(us)\n1                  4.5        2.00\n"
+                       "4096               8.0        2.00\n") != NULL);
+    CHECK(strstr(text, "\n# rows: 2, sum 6.25\n") != NULL);
+    free(text);
+    text = render_rate(FP_FORMAT_TEXT, FP_LAYOUT_OSU);
+    CHECK(strstr(text, "\n# Size                  Rate\n1                       2.25\n"
+                       "4096                    4.00\n") != NULL);
+    free(text);
+    text = render_rate(FP_FORMAT_JSON, FP_LAYOUT_FULL);
+    CHECK(strstr(text, "\"metric\":\"rate\",") != NULL);
+    CHECK(strstr(text, ",\"pairs\":\"0 -> 1\",\"adaptive\":false,") != NULL);
+    CHECK(strstr(text, ",\"columns\":[\"size\",\"rate_per_s\",\"p50_us\"]}\n") != NULL);
+    CHECK(strstr(text, "{\"type\":\"row\",\"size\":4096,\"rate_per_s\":8,\"p50_us\":2}\n") != NULL);
+    CHECK(strstr(text, "{\"type\":\"end\",\"status\":\"complete\",\"failures\":0,\"rows\":2") != NULL);
+    free(text);
+    text = render_rate(FP_FORMAT_CSV, FP_LAYOUT_FULL);
+    CHECK(strstr(text, "\nsize,rate_per_s,p50_us\n1,4.5,2\n4096,8,2\n") != NULL);
+    CHECK(strstr(text, "# rows:") == NULL); /* closing lines are text's */
+    free(text);
+}
+
+/* fabperf_mbw_mr's metric: the pairs line, its two values first, and under --layout osu exactly
+ * osu_mbw_mr's row ("%-10d%20.2f%20.2f": MB/s and messages/s) through the metric's own OSU row. */
+static char *render_msgrate(fp_format_t format, int layout)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    fp_meta_t meta;
+    fp_report_t report;
+    fp_row_t row;
+    static fp_pairs_meta_t part = {.pairs = "0 (a) -> 1 (b)"};
+    meta_init(&meta, &fp_metric_msgrate);
+    meta.family = &part;
+    meta.layout = layout;
+    fp_report_begin(&report, out, format, &meta);
+    row_init(&row, 4096, -1, 0);
+    row.osu = 1024.5;
+    row.headline = (fp_estimate_t){1000, 990, 1010};
+    fp_report_row(&report, &row);
+    fp_report_end(&report, "complete", 0);
+    fclose(out);
+    return text;
+}
+
+static void render_msgrate_metric(void)
+{
+    char *text = render_msgrate(FP_FORMAT_TEXT, FP_LAYOUT_OSU);
+    CHECK(strstr(text, "\n# pairs: 0 (a) -> 1 (b)\n") != NULL);
+    CHECK(strstr(text, "\n# Size                    MB/s          Messages/s\n"
+                       "4096                   1024.50           250122.07\n") != NULL);
+    free(text);
+    text = render_msgrate(FP_FORMAT_TEXT, FP_LAYOUT_FULL);
+    CHECK(strstr(text, "\n# Size      Bandwidth (MB/s)      Messages/s   P50(MB/s)") != NULL);
+    CHECK(strstr(text, "\n4096                 1024.50       250122.07     1000.00      990.00     1010.00") != NULL);
+    free(text);
+    text = render_msgrate(FP_FORMAT_JSON, FP_LAYOUT_FULL);
+    CHECK(strstr(text, "\"metric\":\"bandwidth\",") != NULL && strstr(text, ",\"pairs\":\"0 (a) -> 1 (b)\",") != NULL);
+    CHECK(strstr(text, ",\"bw_mbps\":1024.5,\"msgs_per_s\":250122.07") != NULL);
+    CHECK(strstr(text, "\"backend\"") == NULL); /* MPI: no backend line */
+    free(text);
+}
+
 int main(void)
 {
-    render("latency.txt", FP_REPORT_LATENCY, FP_FORMAT_TEXT);
-    render("latency.csv", FP_REPORT_LATENCY, FP_FORMAT_CSV);
-    render("latency.jsonl", FP_REPORT_LATENCY, FP_FORMAT_JSON);
-    render("bandwidth.txt", FP_REPORT_BANDWIDTH, FP_FORMAT_TEXT);
-    render("bandwidth.jsonl", FP_REPORT_BANDWIDTH, FP_FORMAT_JSON);
-    render("collective.txt", FP_REPORT_COLLECTIVE, FP_FORMAT_TEXT);
-    render("collective.csv", FP_REPORT_COLLECTIVE, FP_FORMAT_CSV);
-    render("collective.jsonl", FP_REPORT_COLLECTIVE, FP_FORMAT_JSON);
+    render("latency.txt", LATENCY, FP_FORMAT_TEXT);
+    render("latency.csv", LATENCY, FP_FORMAT_CSV);
+    render("latency.jsonl", LATENCY, FP_FORMAT_JSON);
+    render("bandwidth.txt", BANDWIDTH, FP_FORMAT_TEXT);
+    render("bandwidth.jsonl", BANDWIDTH, FP_FORMAT_JSON);
+    render("collective.txt", COLLECTIVE, FP_FORMAT_TEXT);
+    render("collective.csv", COLLECTIVE, FP_FORMAT_CSV);
+    render("collective.jsonl", COLLECTIVE, FP_FORMAT_JSON);
     render_layout = FP_LAYOUT_NCCL_TESTS;
-    render("collective-nccl-tests.txt", FP_REPORT_COLLECTIVE, FP_FORMAT_TEXT);
+    render("collective-nccl-tests.txt", COLLECTIVE, FP_FORMAT_TEXT);
     render_layout = FP_LAYOUT_OSU;
-    render("collective-osu.txt", FP_REPORT_COLLECTIVE, FP_FORMAT_TEXT);
-    render("latency-osu.txt", FP_REPORT_LATENCY, FP_FORMAT_TEXT);
-    render("bandwidth-osu.txt", FP_REPORT_BANDWIDTH, FP_FORMAT_TEXT);
+    render("collective-osu.txt", COLLECTIVE, FP_FORMAT_TEXT);
+    render("latency-osu.txt", LATENCY, FP_FORMAT_TEXT);
+    render("bandwidth-osu.txt", BANDWIDTH, FP_FORMAT_TEXT);
+    render_new_metric();
+    render_msgrate_metric();
     return CHECK_DONE();
 }
