@@ -25,15 +25,16 @@ mkdir "$work/tmp"
 TMPDIR=$work/tmp
 export TMPDIR
 
-# One run over TCP (MPICH 4.0 over UCX's tcp now and then hangs in MPI_Finalize, with or without
-# fabperf's capture); the rest over shared memory.
+# One run over TCP, the rest over shared memory: MPICH 4.0 over UCX's tcp now and then hangs in
+# MPI_Finalize, after the results are written (here roughly one launch in ten on a loaded
+# machine, as often without fabperf's capture), and the timeout below then ends it.
 # ucx_job TLS ARGS...: fabperf_latency (-i 50; -m 8:8 unless ARGS give -m) on 2 ranks over the
 # transports UCX_TLS names, through the launcher's default (Open MPI: the pml ucx chosen above).
 ucx_job() {
     job_tls=$1
     shift
     case " $* " in *" -m "*) ;; *) set -- -m 8:8 "$@" ;; esac
-    UCX_TLS=$job_tls UCX_NET_DEVICES=lo timeout 120 "$FABPERF_LAUNCH" 2 default "$FABPERF_BIN/fabperf_latency" \
+    UCX_TLS=$job_tls UCX_NET_DEVICES=lo timeout 30 "$FABPERF_LAUNCH" 2 default "$FABPERF_BIN/fabperf_latency" \
         -i 50 "$@" </dev/null >"$work/out" 2>"$work/err"
     rc=$?
 }
@@ -55,8 +56,16 @@ nothing_left() {
     [ -z "$(ls -A "$work/tmp")" ] || { echo "  left in TMPDIR:"; ls -l "$work/tmp"; return 1; }
 }
 
+# exit 0, or MPICH's hang in MPI_Finalize after complete results (see above)
+tcp_done() {
+    [ "$rc" -eq 0 ] && return 0
+    [ "$FABPERF_MPI_FLAVOR" = mpich ] && [ "$rc" -eq 124 ] && results 'end is not None and end["status"] == "complete"' &&
+        echo "  (MPI_Finalize hung after complete results)" && return 0
+    rc_is 0
+}
+
 ucx_job tcp,self --format json
-check "UCX_TLS=tcp: exit 0" rc_is 0
+check "UCX_TLS=tcp: exit 0 (MPICH: or complete results before a hang in MPI_Finalize)" tcp_done
 check "UCX_TLS=tcp: the transport to the peer is tcp/lo, UCX's version and a peer endpoint recorded" ucx_holds \
     'u["transports"] == "tcp/lo" and u["version"] and u["note"] is None and any(
      e["to"] == "peer" and e["lanes"].startswith("tag(tcp/lo") for e in u["endpoints"])'
