@@ -222,7 +222,9 @@ void fp_ucx_selection_text(const fp_ucx_selection_t *s, char *out, size_t len)
         const fp_ucx_protocol_t *t = &s->protocols[i];
         if (strncmp(t->operation, "tagged message", 14) != 0) /* MPI's messages; JSON has all */
             continue;
-        append(out, len, "; tag protocols (cfg %d):", t->config);
+        const char *flags = strstr(t->operation, "*(");
+        size_t n = flags ? strcspn(flags + 2, ")") : 0; /* ucp_tag_send*(fast-completion) */
+        append(out, len, "; tag protocols (cfg %d%s%.*s):", t->config, n ? ", " : "", (int)n, n ? flags + 2 : "");
         for (int r = 0; r < t->nranges; r++)
             append(out, len, "%s %s %s (%s)", r ? "," : "", t->ranges[r].range, t->ranges[r].protocol,
                    t->ranges[r].via);

@@ -8,8 +8,8 @@
  *                    messages) moves the clock (MPI_Wtime) on by T us, every second one by
  *                    2T: with one call per sample, half the samples lie near T, half near 2T, and
  *                    the median (the mean of the middle two) near 1.5T. The clock jumps instead of
- *                    the rank sleeping, so that the machine's load cannot blur the modes and the
- *                    time budget is spent without waiting.
+ *                    the rank sleeping: the time budget is spent without waiting, and a T far
+ *                    above what the machine's load adds to a sample keeps the modes apart.
  * Every rank makes the same calls, so the ranks' clocks jump alike. */
 #include <mpi.h>
 #include <stdlib.h>

@@ -25,13 +25,16 @@ mkdir "$work/tmp"
 TMPDIR=$work/tmp
 export TMPDIR
 
+# One run over TCP, the rest over shared memory: MPICH 4.0 over UCX's tcp now and then hangs in
+# MPI_Finalize, after the results are written (here roughly one launch in ten on a loaded
+# machine, as often without fabperf's capture), and the timeout below then ends it.
 # ucx_job TLS ARGS...: fabperf_latency (-i 50; -m 8:8 unless ARGS give -m) on 2 ranks over the
 # transports UCX_TLS names, through the launcher's default (Open MPI: the pml ucx chosen above).
 ucx_job() {
     job_tls=$1
     shift
     case " $* " in *" -m "*) ;; *) set -- -m 8:8 "$@" ;; esac
-    UCX_TLS=$job_tls UCX_NET_DEVICES=lo timeout 120 "$FABPERF_LAUNCH" 2 default "$FABPERF_BIN/fabperf_latency" \
+    UCX_TLS=$job_tls UCX_NET_DEVICES=lo timeout 30 "$FABPERF_LAUNCH" 2 default "$FABPERF_BIN/fabperf_latency" \
         -i 50 "$@" </dev/null >"$work/out" 2>"$work/err"
     rc=$?
 }
@@ -53,8 +56,16 @@ nothing_left() {
     [ -z "$(ls -A "$work/tmp")" ] || { echo "  left in TMPDIR:"; ls -l "$work/tmp"; return 1; }
 }
 
+# exit 0, or MPICH's hang in MPI_Finalize after complete results (see above)
+tcp_done() {
+    [ "$rc" -eq 0 ] && return 0
+    [ "$FABPERF_MPI_FLAVOR" = mpich ] && [ "$rc" -eq 124 ] && results 'end is not None and end["status"] == "complete"' &&
+        echo "  (MPI_Finalize hung after complete results)" && return 0
+    rc_is 0
+}
+
 ucx_job tcp,self --format json
-check "UCX_TLS=tcp: exit 0" rc_is 0
+check "UCX_TLS=tcp: exit 0 (MPICH: or complete results before a hang in MPI_Finalize)" tcp_done
 check "UCX_TLS=tcp: the transport to the peer is tcp/lo, UCX's version and a peer endpoint recorded" ucx_holds \
     'u["transports"] == "tcp/lo" and u["version"] and u["note"] is None and any(
      e["to"] == "peer" and e["lanes"].startswith("tag(tcp/lo") for e in u["endpoints"])'
@@ -70,54 +81,56 @@ check "UCX_TLS=sm: shared memory to the peer, no tcp" ucx_holds \
     'u["transports"] and "tcp" not in u["transports"] and all(t.split("/")[1].startswith("memory")
      for t in u["transports"].split())'
 
-ucx_job tcp,self
+ucx_job sm,self
 check "text: the header names the peer's lanes" grep -Eq \
-    "^# ucx \(rank 0, from UCX's log\): [0-9.]+: .*peer tag\(tcp/lo\)" "$work/out"
+    "^# ucx \(rank 0, from UCX's log\): [0-9.]+: .*peer tag\([a-z]+/memory" "$work/out"
 check "text: UCX's info lines that raising its level let through are not shown" sh -c \
     "! grep -Eq 'UCX +(INFO|DIAG)' '$work/out' '$work/err'"
 
-ucx_job tcp,self --format json --path-evidence off
+ucx_job sm,self --format json --path-evidence off
 check "--path-evidence off: ucx null" results 'meta["ucx"] is None'
 
 # The new protocols log a table per operation, only into a log file: here the user's.
-UCX_PROTO_ENABLE=y UCX_LOG_FILE=$work/ucx.%p.log ucx_job tcp,self --format json
-check "UCX_PROTO_ENABLE=y with UCX_LOG_FILE: the tag-matching protocols of the tcp endpoint" ucx_holds \
-    'u["transports"] == "tcp/lo" and any(p["operation"].startswith("tagged message") and
-     p["ranges"][0]["range"].startswith("0..") and p["ranges"][0]["protocol"] == "eager short" and
-     all(r["via"] == "tcp/lo" for r in p["ranges"]) for p in u["protocols"])'
+UCX_PROTO_ENABLE=y UCX_LOG_FILE=$work/ucx.%p.log ucx_job sm,self --format json
+check "UCX_PROTO_ENABLE=y with UCX_LOG_FILE: the tag-matching protocols toward the peer, over shared memory" \
+    ucx_holds 'u["transports"] and "tcp" not in u["transports"] and any(
+     p["operation"].startswith("tagged message") and p["ranges"][0]["range"].startswith("0..") and
+     p["ranges"][0]["protocol"] == "eager short" and all(r["via"].endswith("/memory") for r in p["ranges"])
+     for p in u["protocols"])'
 
 # UCX's warnings (an unknown transport) are shown once per rank: MPICH's UCX prints them itself,
 # from Open MPI's fabperf copies them from its log file to standard error.
-ucx_job tcp,self,nosuchtransport
+ucx_job sm,self,nosuchtransport
 check "a UCX warning: shown once per rank" sh -c \
     "[ \$(cat '$work/out' '$work/err' | grep -c \"UCX  WARN  transport 'nosuchtransport' is not available\") -eq 2 ]"
 
 if [ "$FABPERF_MPI_FLAVOR" = mpich ]; then
     # UCX was loaded with the program: its log goes to the output unless UCX_LOG_FILE was set.
-    UCX_PROTO_ENABLE=y ucx_job tcp,self --format json
+    UCX_PROTO_ENABLE=y ucx_job sm,self --format json
     check "MPICH, UCX_PROTO_ENABLE=y without UCX_LOG_FILE: unknown, and the note says what to set" ucx_holds \
         'u["endpoints"] == [] and u["protocols"] == [] and "set it at launch" in u["note"]'
     # The user's own level: shown, and still read.
-    UCX_LOG_LEVEL=info ucx_job tcp,self --format json
+    UCX_LOG_LEVEL=info ucx_job sm,self --format json
     check "MPICH, user's UCX_LOG_LEVEL=info: UCX's lines shown" grep -q 'UCX  INFO' "$work/out"
-    check "MPICH, user's UCX_LOG_LEVEL=info: the selection read" ucx_holds 'u["transports"] == "tcp/lo"'
+    check "MPICH, user's UCX_LOG_LEVEL=info: the selection read" ucx_holds \
+        'u["transports"] and "tcp" not in u["transports"]'
 else
     # UCX loaded in MPI_Init logs into fabperf's file, tables included; Open MPI's blocking sends
     # of 4 KiB and more select a protocol of their own on first use, in the first size's warm-up:
     # the end record.
-    UCX_PROTO_ENABLE=y ucx_job tcp,self --format json -m 4K:4K
+    UCX_PROTO_ENABLE=y ucx_job sm,self --format json -m 4K:4K
     check "Open MPI, UCX_PROTO_ENABLE=y: tables from fabperf's own log file" ucx_holds \
-        'any(p["operation"].startswith("tagged message") and p["ranges"][0]["via"] == "tcp/lo" for p in u["protocols"])'
+        'any(p["operation"].startswith("tagged message") and p["ranges"][0]["via"].endswith("/memory") for p in u["protocols"])'
     check "Open MPI, UCX_PROTO_ENABLE=y: the protocol selected during the sweep is in ucx_end" results \
         '(end is not None and any("fast-completion" in p["operation"] for p in end["ucx_end"]["protocols"]) and
           not any("fast-completion" in p["operation"] for p in meta["ucx"]["protocols"]))'
     check "Open MPI, UCX_PROTO_ENABLE=y: no log file left behind" nothing_left
     # The user's own file without the level: read, but UCX writes the lanes only at info.
-    UCX_LOG_FILE=$work/user.%p.log ucx_job tcp,self --format json
+    UCX_LOG_FILE=$work/user.%p.log ucx_job sm,self --format json
     check "Open MPI, user's UCX_LOG_FILE without UCX_LOG_LEVEL: unknown, and why" ucx_holds \
         'u["endpoints"] == [] and "without UCX_LOG_LEVEL=info" in u["note"]'
     # The user's own level without a file: UCX prints to the output, where fabperf cannot read.
-    UCX_LOG_LEVEL=info ucx_job tcp,self --format json
+    UCX_LOG_LEVEL=info ucx_job sm,self --format json
     check "Open MPI, user's UCX_LOG_LEVEL=info without UCX_LOG_FILE: unknown, and why" ucx_holds \
         'u["endpoints"] == [] and "without UCX_LOG_FILE" in u["note"]'
 fi

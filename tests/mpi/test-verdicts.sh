@@ -57,38 +57,40 @@ run_job 2 sm fabperf_latency -m 8:8 -i 50 --format json
 check "path evidence on one host: no inter-node payload" rows_hold \
     'r["path"]["payload_bytes"] == 0 and r["path"]["summary"].startswith("no inter-node payload")'
 
-# Adaptive: the clock of tests/faults/bimodal.c puts half the samples near 1 ms and half near
-# 2 ms, so a threshold at 1.5 ms (latency 750 us: half a round trip) lies inside every CI of the
-# median however many samples are taken. The CI target (50%) is met at the first check (32
-# samples), after which the rule alone takes 48 fresh samples; undecided, the pilot samples on
-# until its share of the budget ends (target_met false). A threshold that the first CI decides is
-# not sampled longer.
+# Adaptive: the clock of tests/faults/bimodal.c jumps 100 ms or 200 ms at alternate calls, so half
+# the samples lie near 100 ms and half near 200 ms (far above what the machine's load adds), and
+# a threshold at 150 ms (latency 75000 us: half a round trip) lies inside every CI of the median
+# however many samples are taken. The CI target (50%) is met at the first check (32 samples),
+# after which the rule alone takes 48 fresh samples; undecided, the pilot samples on until its
+# share of the budget ends (target_met false). A threshold that the first CI decides is not
+# sampled longer. The budgets are in the clock's time: the jumps cost no waiting.
 bimodal_job() {
     job_program=$1
     shift
-    timeout 120 "$FABPERF_LAUNCH" 2 sm env LD_PRELOAD="$FABPERF_BIMODAL_LIB" FP_BIMODAL_US=1000 \
+    timeout 120 "$FABPERF_LAUNCH" 2 sm env LD_PRELOAD="$FABPERF_BIMODAL_LIB" FP_BIMODAL_US=100000 \
         ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" "$job_program" -x 10 -a --ci-target 50 \
         --batch 1 --format json "$@" </dev/null >"$work/out" 2>"$work/err"
     rc=$?
 }
-bimodal_job "$FABPERF_BIN/fabperf_latency" -m 8:8 --time-budget 1 --expect 'lat<=750'
+bimodal_job "$FABPERF_BIN/fabperf_latency" -m 8:8 --time-budget 30 --expect 'lat<=75000'
 check "adaptive latency, threshold between the modes: sampled past the CI target, undecided" rows_hold \
     'r["verdict"] == "inconclusive" and r["samples"] > 48 and r["target_met"] is False'
-bimodal_job "$FABPERF_BIN/fabperf_latency" -m 8:8 --time-budget 1 --expect 'lat<=10000'
+bimodal_job "$FABPERF_BIN/fabperf_latency" -m 8:8 --time-budget 30 --expect 'lat<=1000000'
 check "adaptive latency, decided threshold: pass at the CI target's 48 samples" rows_hold \
     'r["verdict"] == "pass" and r["samples"] == 48 and r["target_met"] is True'
-# Collectives judge the out-of-place busbw: 4096 B in 1.5 ms is 0.00273 GB/s (2 ranks: busbw = algbw).
-bimodal_job "$FABPERF_COLL_BIN/fabperf_allreduce" -m 4K:4K --time-budget 2 --expect 'busbw>=0.00273'
+# Collectives judge the out-of-place busbw: 4096 B in 150 ms is 0.0000273 GB/s (2 ranks: busbw =
+# algbw); each variant has a third of the budget.
+bimodal_job "$FABPERF_COLL_BIN/fabperf_allreduce" -m 4K:4K --time-budget 90 --expect 'busbw>=0.0000273'
 check "adaptive allreduce, busbw threshold between the modes: exit 0" rc_is 0
 check "adaptive allreduce, busbw threshold between the modes: sampled past the CI target, undecided" rows_hold \
     'r["verdict"] == "inconclusive" and r["samples"] > 48 and r["target_met"] is False'
-bimodal_job "$FABPERF_COLL_BIN/fabperf_allreduce" -m 4K:4K --time-budget 2 --expect 'busbw>=1'
+bimodal_job "$FABPERF_COLL_BIN/fabperf_allreduce" -m 4K:4K --time-budget 90 --expect 'busbw>=1'
 check "adaptive allreduce, decided busbw threshold: exit 3" rc_is 3
 check "adaptive allreduce, decided busbw threshold: fail at the CI target's 48 samples" rows_hold \
     'r["verdict"] == "fail" and r["samples"] == 48 and r["target_met"] is True'
 # A %line term without --line-rate waits for the path evidence's line rate, which more samples
 # cannot give: it does not keep the rule sampling.
-bimodal_job "$FABPERF_COLL_BIN/fabperf_allreduce" -m 4K:4K --time-budget 2 --expect '50%line'
+bimodal_job "$FABPERF_COLL_BIN/fabperf_allreduce" -m 4K:4K --time-budget 90 --expect '50%line'
 check "adaptive allreduce, %line without a line rate: inconclusive at the CI target's 48 samples" rows_hold \
     'r["verdict"] == "inconclusive" and r["samples"] == 48 and "line rate unknown" in r["expect"]'
 finish
