@@ -5,11 +5,12 @@
 # and no hang: within one second more than this machine's base (below).
 #
 # Timing: the options are judged before MPI starts, so a bad command line costs the launcher's
-# start-up only; an output file that cannot be created is found after MPI starts, so it costs a
-# clean launch too. The base is measured here, as the slower of two tries each: a rejected command
-# line through the same per-rank wrapper (the launcher's teardown of a failed job, about 1 s) plus
-# a clean launch (0.2-0.4 s here, more than 1 s on a loaded two-core machine). Open MPI's mpirun adds its own teardown after any non-zero exit, even /bin/false's:
-# it waits odls_base_sigkill_timeout (1 s, twice) for processes that have already exited. That grace
+# start-up and the second a silent rank waits for rank 0 to speak (common/guard.c); an output file
+# that cannot be created is found after MPI starts, so it costs a clean launch too. The base is
+# measured here, the slower of two tries each: a rejected command line through the same per-rank
+# wrapper (about 1.1 s) plus a clean launch (0.2-0.4 s here, more than 1 s on a loaded two-core
+# machine). Open MPI's mpirun adds its own teardown after any non-zero exit, even /bin/false's: it
+# waits odls_base_sigkill_timeout (1 s, twice) for processes that have already exited. That grace
 # is mpirun's, not the program's: it is set to 0 here (OMPI_MCA_odls_base_sigkill_timeout), and the
 # default is reported once for the record.
 # shellcheck source=tests/lib.sh
