@@ -1,5 +1,6 @@
 #include "escape.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 int fp_utf8_length(const unsigned char *s)
@@ -93,6 +94,25 @@ void fp_json_string(FILE *out, const char *s)
     fputc('"', out);
     escaped(out, s, MODE_JSON);
     fputc('"', out);
+}
+
+void fp_json_string_or_null(FILE *out, const char *s)
+{
+    if (s && s[0])
+        fp_json_string(out, s);
+    else
+        fputs("null", out);
+}
+
+void fp_append(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t used = strlen(buf);
+    if (used + 1 >= len)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + used, len - used, fmt, ap);
+    va_end(ap);
 }
 
 void fp_csv_field(FILE *out, const char *s)

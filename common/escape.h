@@ -15,6 +15,13 @@ void fp_text_string(FILE *out, const char *s);
  * so that every JSON decoder accepts the line. */
 void fp_json_string(FILE *out, const char *s);
 
+/* fp_json_string, or null where s is NULL or empty. */
+void fp_json_string_or_null(FILE *out, const char *s);
+
+/* Appends printf-style text to the NUL-terminated buf of len bytes, truncating; a full buffer
+ * stays as it is. */
+void fp_append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* CSV: the text escaping above, then quoted (RFC 4180, "" for ") when it holds a comma, a quote,
  * or leading or trailing blanks. A field never spans lines. */
 void fp_csv_field(FILE *out, const char *s);

@@ -17,14 +17,6 @@ static void number_or_null(FILE *out, double v)
         fputs("null", out);
 }
 
-static void string_or_null(FILE *out, const char *s)
-{
-    if (s && s[0])
-        fp_json_string(out, s);
-    else
-        fputs("null", out);
-}
-
 void fp_evidence_json_keys(FILE *out)
 {
     for (int i = 0; keys[i]; i++)
@@ -51,18 +43,18 @@ static void json_path(FILE *out, const fp_evidence_t *ev)
         fputc('}', out);
     }
     fputs("],\"nic_verdict\":", out);
-    string_or_null(out, ev->nic_verdict ? fp_verdict_name((fp_verdict_t)ev->nic_verdict) : NULL);
+    fp_json_string_or_null(out, ev->nic_verdict ? fp_verdict_name((fp_verdict_t)ev->nic_verdict) : NULL);
     fputs(",\"nic_why\":", out);
-    string_or_null(out, ev->nic_why);
+    fp_json_string_or_null(out, ev->nic_why);
     fputc('}', out);
 }
 
 void fp_evidence_json(FILE *out, const fp_evidence_t *ev)
 {
     fputs(",\"verdict\":", out);
-    string_or_null(out, ev && ev->verdict ? fp_verdict_name(ev->verdict) : NULL);
+    fp_json_string_or_null(out, ev && ev->verdict ? fp_verdict_name(ev->verdict) : NULL);
     fputs(",\"expect\":", out);
-    string_or_null(out, ev ? ev->judgement.expect : NULL);
+    fp_json_string_or_null(out, ev ? ev->judgement.expect : NULL);
     fputs(",\"line_rate_gbps\":", out);
     number_or_null(out, ev && ev->line_rate_bps > 0 ? ev->line_rate_bps / 1e9 : NAN);
     fputs(",\"efficiency\":", out);

@@ -166,18 +166,22 @@ static int verdict_pending(const fp_run_t *run, size_t bytes, long batch, const 
     return run->sampler.verdict_pending && run->sampler.verdict_pending(run, bytes, batch, s);
 }
 
-/* Whether the batch may still double: under the limit and the plan's cap. */
-static int batch_may_grow(const fp_run_t *run, long batch)
+/* Whether an automatic batch of b fits: under the limit and the plan's cap, and in fixed mode
+ * leaving FP_MIN_SAMPLES samples of the plan's operations. */
+#define FP_MIN_SAMPLES 32
+
+static int batch_fits(const fp_run_t *run, long b, int fixed)
 {
     long cap = run->plan.max_batch > 0 && run->plan.max_batch < FP_BATCH_LIMIT ? run->plan.max_batch : FP_BATCH_LIMIT;
-    return batch < cap;
+    return b <= cap && (!fixed || run->plan.iterations / b >= FP_MIN_SAMPLES);
 }
 
-/* Doubles an automatic batch; one that would then be half the previous size's takes that one,
- * as choose_batch does. */
-static void grow_batch(fp_run_t *run, long *batch)
+/* Doubles an automatic batch; one that would then be half the previous size's takes that one
+ * where it fits, as choose_batch does. */
+static void grow_batch(fp_run_t *run, long *batch, int fixed)
 {
-    *batch = *batch * 4 == run->batch_prior ? run->batch_prior : *batch * 2;
+    long twice = *batch * 2;
+    *batch = twice * 2 == run->batch_prior && batch_fits(run, run->batch_prior, fixed) ? run->batch_prior : twice;
     run->batch_previous = *batch;
 }
 
@@ -194,7 +198,7 @@ static int adaptive_decision(fp_run_t *run, fp_adaptive_t *a, size_t bytes, long
         fp_stats_t s;
         fp_stats_compute(scratch, n, &s);
         shared[2] = *grow >= 0 && s.p50 < resolved_sample(run->timer_overhead_s, run->timer_resolution_s) &&
-                    batch_may_grow(run, batch);
+                    batch_fits(run, batch * 2, 0);
         fp_stats_resolve(&s, run->timer_resolution_s);
         a->undecided = verdict_pending(run, bytes, batch, &s);
         shared[0] = fp_adaptive_check(a, &s, n, MPI_Wtime() - started, next);
@@ -236,7 +240,7 @@ static int sample_adaptive(fp_run_t *run, size_t bytes, int automatic, long *bat
         if (rc == FP_OK)
             rc = adaptive_decision(run, &a, bytes, *batch, n, started, scratch, &next, &decision, &grow);
         if (rc == FP_OK && grow > 0) { /* the same budget, fresh samples of the longer batch */
-            grow_batch(run, batch);
+            grow_batch(run, batch, 0);
             fp_adaptive_init(&a, run->params.ci_target_pct, size_budget(run), run->capacity);
             n = 0, next = fp_adaptive_first(&a), decision = FP_ADAPT_MORE;
         } else if (decision == FP_ADAPT_RESTART) {
@@ -252,14 +256,12 @@ static int sample_adaptive(fp_run_t *run, size_t bytes, int automatic, long *bat
 
 /* Fixed mode's counterpart of adaptive_decision's *grow: rank 0's median sample of this round
  * (from a copy: the samples stay in order for the reduction over ranks) against a resolved one,
- * where the doubled batch still leaves FP_MIN_SAMPLES samples. */
-#define FP_MIN_SAMPLES 32
-
+ * where the doubled batch still fits (batch_fits). */
 static int fixed_batch_short(fp_run_t *run, long batch, size_t n, int *grow)
 {
     *grow = 0;
     FP_CHECK(run->timer->collect(0, n));
-    if (run->ctx.rank == 0 && batch_may_grow(run, batch) && run->plan.iterations / (2 * batch) >= FP_MIN_SAMPLES) {
+    if (run->ctx.rank == 0 && batch_fits(run, batch * 2, 1)) {
         double *copy = malloc(n * sizeof *copy);
         if (!copy)
             return fp_fail("malloc(%zu B) for the batch check failed", n * sizeof *copy);
@@ -285,7 +287,7 @@ static int sample_fixed(fp_run_t *run, size_t bytes, int automatic, long *batch,
         if (automatic)
             FP_CHECK(fixed_batch_short(run, *batch, *n, &grow));
         if (grow)
-            grow_batch(run, batch);
+            grow_batch(run, batch, 1);
     }
     return FP_OK;
 }

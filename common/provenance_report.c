@@ -187,10 +187,7 @@ static void placement_json(FILE *out, const fp_placement_t *p)
         fputs(",\"cpus\":", out);
         fp_json_string(out, pl->cpus);
         fprintf(out, ",\"cpu_start\":%d,\"numa_start\":%d,\"gpu\":", pl->cpu_start, pl->numa_start);
-        if (pl->gpu[0])
-            fp_json_string(out, pl->gpu);
-        else
-            fputs("null", out);
+        fp_json_string_or_null(out, pl->gpu);
         fputs(",\"nic\":", out);
         fp_json_string(out, pl->nic);
         fputc('}', out);

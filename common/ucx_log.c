@@ -2,7 +2,6 @@
 #include "ucx_log.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,18 +150,6 @@ void fp_ucx_log_stream(fp_ucx_selection_t *s, FILE *in, FILE *warn)
     clearerr(in); /* UCX may write more; the next read goes on from here */
 }
 
-static void append(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void append(char *out, size_t len, const char *fmt, ...)
-{
-    size_t used = strlen(out);
-    if (used + 1 >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out + used, len - used, fmt, ap);
-    va_end(ap);
-}
-
 /* Whether the space-separated list holds the word [word, word + n). */
 static int listed(const char *list, const char *word, size_t n)
 {
@@ -182,7 +169,7 @@ static void add_transports(char *out, size_t len, const char *text)
     for (const char *p = text; *p;) {
         size_t n = strcspn(p, " ()+");
         if (n && memchr(p, '/', n) && !listed(out, p, n))
-            append(out, len, "%s%.*s", out[0] ? " " : "", (int)n, p);
+            fp_append(out, len, "%s%.*s", out[0] ? " " : "", (int)n, p);
         p += n ? n : 1;
     }
 }
@@ -215,22 +202,22 @@ void fp_ucx_transports(const fp_ucx_selection_t *s, char *out, size_t len)
 void fp_ucx_selection_text(const fp_ucx_selection_t *s, char *out, size_t len)
 {
     out[0] = '\0';
-    append(out, len, "%s", s->version[0] ? s->version : "version unknown");
+    fp_append(out, len, "%s", s->version[0] ? s->version : "version unknown");
     for (int i = 0; i < s->nendpoints; i++)
-        append(out, len, "%s %s %s", i ? ";" : ":", s->endpoints[i].to, s->endpoints[i].lanes);
+        fp_append(out, len, "%s %s %s", i ? ";" : ":", s->endpoints[i].to, s->endpoints[i].lanes);
     for (int i = 0; i < s->nprotocols; i++) {
         const fp_ucx_protocol_t *t = &s->protocols[i];
         if (strncmp(t->operation, "tagged message", 14) != 0) /* MPI's messages; JSON has all */
             continue;
         const char *flags = strstr(t->operation, "*(");
         size_t n = flags ? strcspn(flags + 2, ")") : 0; /* ucp_tag_send*(fast-completion) */
-        append(out, len, "; tag protocols (cfg %d%s%.*s):", t->config, n ? ", " : "", (int)n, n ? flags + 2 : "");
+        fp_append(out, len, "; tag protocols (cfg %d%s%.*s):", t->config, n ? ", " : "", (int)n, n ? flags + 2 : "");
         for (int r = 0; r < t->nranges; r++)
-            append(out, len, "%s %s %s (%s)", r ? "," : "", t->ranges[r].range, t->ranges[r].protocol,
+            fp_append(out, len, "%s %s %s (%s)", r ? "," : "", t->ranges[r].range, t->ranges[r].protocol,
                    t->ranges[r].via);
     }
     if (s->note[0])
-        append(out, len, "%s%s", s->nendpoints || s->nprotocols ? "; " : ": ", s->note);
+        fp_append(out, len, "%s%s", s->nendpoints || s->nprotocols ? "; " : ": ", s->note);
 }
 
 static void json_endpoints(FILE *out, const fp_ucx_selection_t *s)
@@ -272,20 +259,14 @@ void fp_ucx_selection_json(FILE *out, const fp_ucx_selection_t *s)
 {
     char text[2048];
     fputs("{\"version\":", out);
-    if (s->version[0])
-        fp_json_string(out, s->version);
-    else
-        fputs("null", out);
+    fp_json_string_or_null(out, s->version);
     fp_ucx_transports(s, text, sizeof text);
     fputs(",\"transports\":", out);
     fp_json_string(out, text);
     json_endpoints(out, s);
     json_protocols(out, s);
     fputs(",\"note\":", out);
-    if (s->note[0])
-        fp_json_string(out, s->note);
-    else
-        fputs("null", out);
+    fp_json_string_or_null(out, s->note);
     fp_ucx_selection_text(s, text, sizeof text);
     fputs(",\"summary\":", out);
     fp_json_string(out, text);

@@ -1,37 +1,25 @@
 /* Rank 0's judgement of one size: where the payload went (summary, --expect-nic), the line rate,
  * the efficiency and the verdict of --expect. Pure apart from the run's parameters. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "evidence.h"
 #include "metric.h"
 
 #define NIC_SHARE_NEEDED 0.9
-
-static void append(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void append(char *buf, size_t len, const char *fmt, ...)
-{
-    size_t used = strlen(buf);
-    if (used + 1 >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + used, len - used, fmt, ap);
-    va_end(ap);
-}
 
 /* "fpveth0@h1 100.2%, lo@h1 3.1 MB": shares where a node had payload, else bytes. */
 static void nic_list(const fp_evidence_t *ev, char *buf, size_t len)
 {
     for (int i = 0; i < ev->nnics; i++) {
         const fp_path_nic_t *n = &ev->nics[i];
-        append(buf, len, "%s%s@%s ", i ? ", " : "", n->name, n->node);
+        fp_append(buf, len, "%s%s@%s ", i ? ", " : "", n->name, n->node);
         if (isnan(n->share))
-            append(buf, len, "%.1f MB", n->bytes / 1e6);
+            fp_append(buf, len, "%.1f MB", n->bytes / 1e6);
         else
-            append(buf, len, "%.1f%%", 100 * n->share);
+            fp_append(buf, len, "%.1f%%", 100 * n->share);
     }
 }
 
@@ -41,15 +29,15 @@ static void summarize(fp_evidence_t *ev)
     size_t len = sizeof ev->summary;
     s[0] = '\0';
     if (ev->payload > 0)
-        append(s, len, "inter-node payload %.1f MB: ", ev->payload / 1e6);
+        fp_append(s, len, "inter-node payload %.1f MB: ", ev->payload / 1e6);
     else if (ev->payload == 0)
-        append(s, len, "no inter-node payload (all ranks on %s); NICs that moved anyway: ", ev->node);
+        fp_append(s, len, "no inter-node payload (all ranks on %s); NICs that moved anyway: ", ev->node);
     else
-        append(s, len, "inter-node payload unknown (no single peer per rank); NICs that moved: ");
+        fp_append(s, len, "inter-node payload unknown (no single peer per rank); NICs that moved: ");
     if (ev->nnics)
         nic_list(ev, s, len);
     else
-        append(s, len, ev->payload > 0 ? "no NIC counter saw it" : "none (shared memory, or a path without counters)");
+        fp_append(s, len, ev->payload > 0 ? "no NIC counter saw it" : "none (shared memory, or a path without counters)");
 }
 
 /* Share of the inter-node payload (or, when unknown, of the NIC bytes off loopback) through name. */
@@ -134,12 +122,12 @@ void fp_verdict_line(const fp_run_t *run, const fp_row_t *row, const fp_evidence
     out[0] = '\0';
     if (j->verdict == FP_VERDICT_NONE)
         return;
-    append(out, len, "size %zu: %s: median %.6g %s, 95%% CI [%.6g, %.6g] against %s", row->size,
+    fp_append(out, len, "size %zu: %s: median %.6g %s, 95%% CI [%.6g, %.6g] against %s", row->size,
            fp_verdict_name(j->verdict), row->headline.p50, unit, row->headline.lo, row->headline.hi, j->expect);
     if (!isnan(j->threshold))
-        append(out, len, ", threshold %.6g %s", j->threshold, unit);
+        fp_append(out, len, ", threshold %.6g %s", j->threshold, unit);
     if (ev->line_rate_bps > 0)
-        append(out, len, " (line rate %.6g Gb/s from %s)", ev->line_rate_bps / 1e9, ev->line_rate_from);
+        fp_append(out, len, " (line rate %.6g Gb/s from %s)", ev->line_rate_bps / 1e9, ev->line_rate_from);
     if (j->reason[0])
-        append(out, len, "; %s", j->reason);
+        fp_append(out, len, "; %s", j->reason);
 }

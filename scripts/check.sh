@@ -37,11 +37,12 @@ test_in() {
     logs="$logs build-$name/test-suite.log"
 }
 
-# show_failures DIR: the first failed checks of each failed test in DIR, with what follows them.
+# show_failures DIR: the first failed checks of each failed test in DIR, with what they printed
+# before them (a check prints its evidence, then "not ok").
 show_failures() {
     grep -E "^(FAIL|ERROR):" "$1/check.log" 2>/dev/null | while read -r _ test; do
         echo "   $test:"
-        grep -A6 -m2 "^not ok" "$1/${test%.sh}.log" 2>/dev/null | head -14 | sed 's/^/     /'
+        grep -B8 -m2 "^not ok" "$1/${test%.sh}.log" 2>/dev/null | head -20 | sed 's/^/     /'
     done
 }
 

@@ -9,12 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metric.h"
 #include "options.h"
 
 #define MAX_ARGS 64
 
-static const fp_bench_t windowed = {.name = "bw", .title = "t", .uses = FP_USES_WINDOW, .default_max = 4 << 20};
-static const fp_bench_t plain = {.name = "latency", .title = "t", .default_max = 4 << 20};
+/* What the parsers read of a metric: the --expect quantity, the layouts, OSU's defaults. */
+static const fp_metric_t rate = {.name = "bandwidth", .quantity = FP_QTY_RATE,
+                                 .defaults = {.iterations = {100, 20}, .warmup = {10, 2}}};
+static const fp_metric_t latency = {.name = "latency", .quantity = FP_QTY_LATENCY,
+                                    .defaults = {.iterations = {10000, 1000}, .warmup = {100, 10}}};
+static const fp_bench_t windowed = {.name = "bw", .title = "t", .metric = &rate, .uses = FP_USES_WINDOW,
+                                    .default_max = 4 << 20};
+static const fp_bench_t plain = {.name = "latency", .title = "t", .metric = &latency, .default_max = 4 << 20};
 
 static void require(int condition, const char *what, const char *detail)
 {
