@@ -68,6 +68,51 @@ def make(folder, rails, nodes, scale, launches=5, base=1000.0, **opts):
 RAILS = ("mlx5_0:1", "mlx5_1:1")
 
 
+def sweep(folder, with_rows=True):
+    """One fabperf_allpairs sweep a rail over n1..n4, records as the program writes them: on
+    mlx5_1:1 node n3 sends at a tenth (named by the sweep, with a failed --expect cell); on
+    mlx5_0:1 a suspect link cleared alone (a note). Sizes 64K and 1M."""
+    os.makedirs(folder, exist_ok=True)
+    nodes = ["n1", "n2", "n3", "n4"]
+    for rail in RAILS:
+        slow = "n3" if rail == "mlx5_1:1" else None
+        records = [{"type": "meta", "program": "fabperf_allpairs", "metric": "bandwidth", "label": f"{rail}@all",
+                    "env": {"UCX_NET_DEVICES": rail}, "ranks": 4,
+                    "hosts": [{"name": n, "ranks": 1} for n in nodes],
+                    "placement": [{"rank": i, "host": n} for i, n in enumerate(nodes)],
+                    "columns": BW_COLUMNS}]
+        for size in SIZES:
+            values = [[None if a == b else 1000.0 * (0.1 if nodes[a] == slow else 1) * (1 + 0.01 * b)
+                       for b in range(4)] for a in range(4)]
+            if with_rows:
+                records.append(row("bandwidth", size, 1000.0, {}))
+            records.append({"type": "matrix", "size": size, "quantity": "bandwidth", "unit": "MB/s",
+                            "better": "higher", "mode": "shift", "nodes": nodes, "shifts": [1, 2, 3],
+                            "values": values, "ci_lo": values, "ci_hi": values,
+                            "samples": [[None if a == b else 20 for b in range(4)] for a in range(4)]})
+            if slow:
+                records.append({"type": "finding", "size": size, "quantity": "bandwidth", "unit": "MB/s",
+                                "kind": "slow_node", "direction": "send", "nodes": [slow], "ranks": [2],
+                                "value": 101.0, "ci_lo": 100.0, "ci_hi": 103.0, "expected": 1010.0, "cells": 3,
+                                "confirmed": 3, "alone": None, "cleared": False,
+                                "message": f"slow node {slow} as sender: 101 MB/s [100, 103], typical 1010"})
+                records.append({"type": "verdict", "size": size, "expect": "bw>=500", "verdict": "fail",
+                                "threshold": 500.0, "pair": [slow, "n1"], "ranks": [2, 0], "value": 100.0,
+                                "ci_lo": 99.0, "ci_hi": 101.0})
+            else:
+                records.append({"type": "finding", "size": size, "quantity": "bandwidth", "unit": "MB/s",
+                                "kind": "slow_link", "direction": "one-way", "nodes": ["n1", "n2"], "ranks": [0, 1],
+                                "value": 500.0, "ci_lo": 480.0, "ci_hi": 520.0, "expected": 1010.0, "cells": 1,
+                                "confirmed": 1, "alone": {"value": 1000.0, "ci_lo": 990.0, "ci_hi": 1010.0},
+                                "cleared": True, "message": "slow link n1 -> n2: 500 MB/s [480, 520], typical "
+                                                            "1010; alone: 1000 MB/s [990, 1010]: cleared"})
+        records.append({"type": "end", "status": "complete"})
+        with open(os.path.join(folder, f"{rail.replace(':', '_')}.fabperf_allpairs.json"), "w",
+                  encoding="utf-8") as f:
+            for r in records:
+                f.write(json.dumps(r) + "\n")
+
+
 def scenarios():
     tenth = 0.1
     lat = ("fabperf_latency", "latency")
@@ -87,6 +132,8 @@ def scenarios():
         "norows": lambda f: (make(f, RAILS, ("n2",), lambda r, n: 1),
                              make(f, RAILS, ("n2",), lambda r, n: 1, program=("fabperf_sweep", "bandwidth"),
                                   sizes=())),
+        "sweep": sweep,
+        "sweeponly": lambda f: sweep(f, with_rows=False),
         "envrail": lambda f: make(f, ("eth1", "eth2"), ("n2",), lambda r, n: tenth if r == "eth2" else 1,
                                   label=lambda r, n: f"tcp-{r}",
                                   env=lambda r, n, k: {"OMPI_MCA_btl_tcp_if_include": r, "OMPI_MCA_btl": "tcp,self"}),

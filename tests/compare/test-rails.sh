@@ -1,6 +1,6 @@
 #!/bin/sh
 # fabperf-rails on synthetic run folders with known medians (rails_fixtures.py): a slow rail, a
-# slow node, a slow link, nothing slow, too few launches, latency, rails named from the env,
+# slow node, a slow link, nothing slow, too few launches, latency, rails named from the env, sweeps,
 # --size, --expect and --line-rate, path evidence, the programs' verdicts, JSON, bad input.
 #
 # Environment: FABPERF_RAILS_TOOL (the script) [$(dirname "$0")/../../tools/fabperf-rails],
@@ -199,12 +199,33 @@ check "path evidence and verdicts (json): path_mismatch and program_verdict per 
 # ---- a program whose files have no size rows
 rails --format json "$(scenario norows)"
 check "no size rows: that program left out with a warning, the other summarised" \
-    sh -c "[ $rc -eq 0 ] && grep -qx 'fabperf-rails: warning: fabperf_sweep: its files have no size rows; not summarised' '$work/err'"
+    sh -c "[ $rc -eq 0 ] && grep -qx 'fabperf-rails: warning: fabperf_sweep: its files have no size rows and no matrix; not summarised' '$work/err'"
 check "no size rows: one table" json_holds '[x["program"] for x in d["tables"]] == ["fabperf_bw"]'
 mkdir "$work/onlysweep"
 cp "$(scenario norows)"/*fabperf_sweep.json "$work/onlysweep/"
 rails "$work/onlysweep"
-check "no size rows at all: one line" one_error "no size rows to summarise in fabperf_sweep"
+check "no size rows at all: one line" one_error "no size rows or matrix to summarise in fabperf_sweep"
+
+# ---- sweeps per rail (fabperf_allpairs): node x rail, each sweep's own findings under its rail
+rails --format json "$(scenario sweep)"
+check "sweep: exit 3 (a slow node and a failed --expect on mlx5_1:1)" rc_is 3
+check "sweep: the rows table, then the sweep table" \
+    json_holds '[x.get("kind", "rows") for x in d["tables"]] == ["rows", "sweep"] and d["findings"] == 2'
+check "sweep: its findings are the sweeps' own, under their rail; a suspect cleared alone is a note" \
+    json_holds 'sorted((f["kind"], f["rail"], f["node"]) for f in d["tables"][1]["findings"]) == [("expect", "mlx5_1:1", None), ("slow_node", "mlx5_1:1", "n3")] and len(d["tables"][1]["notes"]) == 1 and d["tables"][1]["notes"][0].startswith("rail mlx5_0:1: slow link n1 -> n2")'
+check "sweep: the largest size, each node's row and column medians per rail" \
+    json_holds 'd["tables"][1]["size"] == 1048576 and {(c["rail"], c["node"]): (round(c["send"], 1), round(c["receive"], 1)) for c in d["tables"][1]["cells"]} == {("mlx5_0:1", "n1"): (1020.0, 1000.0), ("mlx5_0:1", "n2"): (1020.0, 1010.0), ("mlx5_0:1", "n3"): (1010.0, 1020.0), ("mlx5_0:1", "n4"): (1010.0, 1030.0), ("mlx5_1:1", "n1"): (1020.0, 1000.0), ("mlx5_1:1", "n2"): (1020.0, 1010.0), ("mlx5_1:1", "n3"): (101.0, 1020.0), ("mlx5_1:1", "n4"): (1010.0, 1030.0)}'
+rails "$(scenario sweep)"
+check "sweep (text): one line per node, the slow node's send a tenth" \
+    out_lines '^n3 +1010 / 1020 x1 +101.0 / 1020 x1$' 1
+check "sweep (text): the finding under its rail" out_lines '^rail mlx5_1:1: slow node n3 as sender: ' 1
+rails --size 64K --format json "$(scenario sweep)"
+check "sweep: --size picks the matrix" json_holds 'd["tables"][1]["size"] == 65536'
+rails --size 4K "$(scenario sweep)"
+check "sweep: --size that no matrix has: one line" one_error "--size 4K: not measured by fabperf_allpairs"
+rails --format json "$(scenario sweeponly)"
+check "sweep without size rows: the sweep table alone" \
+    sh -c "[ $rc -eq 3 ] && [ ! -s '$work/err' ]" && json_holds '[x.get("kind") for x in d["tables"]] == ["sweep"]'
 
 # ---- output file, bad input
 rails --output "$work/summary.txt" "$(scenario rail)"

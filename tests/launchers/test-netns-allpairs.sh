@@ -5,6 +5,8 @@
 # that host, and only it, as slow as sender, with exit 3 under --expect (the cells below the
 # threshold are its five sends, and at most cells into it); in its receiving direction, as slow as
 # receiver. Findings that the sweep's other traffic explains are re-measured alone and cleared.
+# Last, fabperf-rails reads the three sweeps as three rails (labels plain@, send@, receive@): each
+# finding under its own rail, the shaped node's median lowest in its shaped direction, exit 3.
 #
 # Environment: FABPERF_PAIRS_BIN  directory with fabperf_allpairs built with Open MPI
 # Exit status: 0 pass, 1 fail, 77 skip (automake convention).
@@ -50,7 +52,7 @@ sweep() {
     local start
     start=$(date +%s%N)
     timeout 300 "$nb" mpirun "$allpairs" -m 128K:128K -i 6 -x 1 -W 8 --expect "$2" --format json \
-        --output "$work/$1.json" >"$work/$1.log" 2>&1
+        --label "$1@all" --output "$work/$1.json" >"$work/$1.log" 2>&1
     rc=$?
     echo "$1: exit $rc in $((($(date +%s%N) - start) / 1000000)) ms"
     [[ -s $work/$1.json ]] || { failed "$1: no result"; tail -n 20 "$work/$1.log"; }
@@ -102,6 +104,25 @@ findings "$work/receive.json" | tee "$work/receive.txt" | grep -v "^  "
 [[ $(grep '^finding .* stands$' "$work/receive.txt") == "finding slow_node receive fpbr-h5 stands" ]] ||
     failed "fpbr-h5 shaped receiving: the standing findings are not exactly 'slow node fpbr-h5 as receiver'"
 "$nb" unshape
+
+python3 "$here/../../tools/fabperf-rails" --format json --output "$work/rails.json" \
+    "$work/plain.json" "$work/send.json" "$work/receive.json" 2>"$work/rails.err"
+rc=$?
+[[ $rc -eq 3 ]] || { failed "fabperf-rails over the three sweeps: exit $rc, expected 3"; cat "$work/rails.err"; }
+python3 - "$work/rails.json" <<'PY' || failed "fabperf-rails: the sweep table does not put each finding under its rail"
+import json, sys
+t = next(t for t in json.load(open(sys.argv[1]))["tables"] if t.get("kind") == "sweep")
+nodes = {(f["rail"], f["kind"], f["node"]) for f in t["findings"] if f["kind"] != "expect"}
+expect = {f["rail"] for f in t["findings"] if f["kind"] == "expect"}
+cell = {(c["rail"], c["node"]): c for c in t["cells"]}
+def lowest(rail, field):
+    return min((c for c in t["cells"] if c["rail"] == rail), key=lambda c: c[field])["node"]
+ok = (nodes == {("send", "slow_node", "fpbr-h3"), ("receive", "slow_node", "fpbr-h5")} and expect == {"send"}
+      and [r["name"] for r in t["rails"]] == ["plain", "send", "receive"] and len(t["nodes"]) == 6
+      and lowest("send", "send") == "fpbr-h3" and lowest("receive", "receive") == "fpbr-h5")
+print("rails summary:", sorted(nodes), "expect failures on", sorted(expect))
+sys.exit(0 if ok else 1)
+PY
 
 if [[ $fail -eq 0 ]]; then
     echo "PASS: six namespace hosts on a bridge, slow sender and slow receiver found"
