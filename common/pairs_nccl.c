@@ -5,106 +5,55 @@
  * both sides have moved the data). A latency operation is two groups, the ping (send to send_to,
  * receive from recv_from) and the pong (back the other way): a rank that only sends or only
  * receives in a round posts its half, so that every rank's groups match its partners'. */
-#include <cuda_runtime_api.h>
-#include <nccl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu.h"
+#include "nccl_comm.h"
 #include "pairs.h"
 #include "pattern.h"
 
-#define PAIRS_NCCL_CHECK(call)                                                                     \
-    do {                                                                                           \
-        ncclResult_t pairs_nccl_rc_ = (call);                                                      \
-        if (pairs_nccl_rc_ != ncclSuccess && pairs_nccl_rc_ != ncclInProgress)                     \
-            return nccl_fail(pairs_nccl_rc_, #call, __FILE__, __LINE__);                           \
-    } while (0)
-
-typedef struct pairs_nccl {
-    ncclComm_t comm;
-    cudaStream_t stream;
-} pairs_nccl_t;
-
-static int nccl_fail(ncclResult_t rc, const char *call, const char *file, int line)
-{
-    const char *last = ncclGetLastError(NULL);
-    return fp_fail("%s failed at %s:%d: %s%s%s", call, file, line, ncclGetErrorString(rc),
-                   last && last[0] ? ": " : "", last ? last : "");
-}
-
-static pairs_nccl_t *state(fp_ctx_t *ctx)
+static fp_nccl_t *state(fp_ctx_t *ctx)
 {
     return fp_pairs_ctx(ctx)->state;
 }
 
-/* Waits for the stream while polling the communicator: a failed peer gives an error, not a hang;
- * the communicator is then aborted so that no rank stays blocked in NCCL. */
-static int stream_wait(pairs_nccl_t *s)
-{
-    for (;;) {
-        cudaError_t rc = cudaStreamQuery(s->stream);
-        if (rc == cudaSuccess)
-            return FP_OK;
-        if (rc != cudaErrorNotReady)
-            return fp_fail("cudaStreamQuery failed: %s", cudaGetErrorString(rc));
-        ncclResult_t async = ncclSuccess;
-        PAIRS_NCCL_CHECK(ncclCommGetAsyncError(s->comm, &async));
-        if (async != ncclSuccess && async != ncclInProgress) {
-            int failed = nccl_fail(async, "ncclCommGetAsyncError (a peer failed or a call was invalid)",
-                                   __FILE__, __LINE__);
-            ncclCommAbort(s->comm);
-            s->comm = NULL;
-            return failed;
-        }
-    }
-}
-
 static int nccl_init(fp_ctx_t *ctx, char *about, size_t len)
 {
-    ncclUniqueId id;
-    int version = 0, device = -1;
-    pairs_nccl_t *s = calloc(1, sizeof *s);
+    char version[128];
+    int device = -1;
+    fp_nccl_t *s = calloc(1, sizeof *s);
     if (!s)
         return fp_fail("calloc(NCCL state) failed");
     fp_pairs_ctx(ctx)->state = s;
-    s->stream = (cudaStream_t)fp_gpu_stream();
-    if (ctx->rank == 0)
-        PAIRS_NCCL_CHECK(ncclGetUniqueId(&id));
-    FP_MPI_CHECK(MPI_Bcast(&id, (int)sizeof id, MPI_BYTE, 0, ctx->comm));
-    PAIRS_NCCL_CHECK(ncclCommInitRank(&s->comm, ctx->nranks, id, ctx->rank));
-    PAIRS_NCCL_CHECK(ncclGetVersion(&version));
-    PAIRS_NCCL_CHECK(ncclCommCuDevice(s->comm, &device));
-    snprintf(about, len, "nccl %d.%d.%d (built with %d.%d.%d), grouped ncclSend/ncclRecv, one GPU per rank, "
-             "rank 0 on device %d", version / 10000, version / 100 % 100, version % 100, NCCL_MAJOR,
-             NCCL_MINOR, NCCL_PATCH, device);
+    FP_CHECK(fp_nccl_open(s, ctx->comm, ctx->rank, ctx->nranks, version, sizeof version, &device));
+    snprintf(about, len, "%s, grouped ncclSend/ncclRecv, one GPU per rank, rank 0 on device %d", version, device);
     return FP_OK;
 }
 
 static void nccl_fini(fp_ctx_t *ctx)
 {
-    pairs_nccl_t *s = state(ctx);
+    fp_nccl_t *s = state(ctx);
     if (!s)
         return;
-    if (s->comm)
-        ncclCommDestroy(s->comm);
+    fp_nccl_close(s);
     free(s);
     fp_pairs_ctx(ctx)->state = NULL;
 }
 
 /* One group: `count` sends of bytes from send to `to` and `count` receives into recv from `from`
  * (-1: none). */
-static int exchange(pairs_nccl_t *s, const void *send, int to, void *recv, int from, size_t bytes, long count)
+static int exchange(fp_nccl_t *s, const void *send, int to, void *recv, int from, size_t bytes, long count)
 {
-    PAIRS_NCCL_CHECK(ncclGroupStart());
+    FP_NCCL_CHECK(ncclGroupStart());
     for (long w = 0; w < count; w++) {
         if (to >= 0)
-            PAIRS_NCCL_CHECK(ncclSend(send, bytes, ncclUint8, to, s->comm, s->stream));
+            FP_NCCL_CHECK(ncclSend(send, bytes, ncclUint8, to, s->comm, s->stream));
         if (from >= 0)
-            PAIRS_NCCL_CHECK(ncclRecv(recv, bytes, ncclUint8, from, s->comm, s->stream));
+            FP_NCCL_CHECK(ncclRecv(recv, bytes, ncclUint8, from, s->comm, s->stream));
     }
-    PAIRS_NCCL_CHECK(ncclGroupEnd());
+    FP_NCCL_CHECK(ncclGroupEnd());
     return FP_OK;
 }
 
@@ -130,7 +79,7 @@ static int nccl_latency(fp_ctx_t *ctx, size_t bytes, long batch)
 
 static int nccl_sync(fp_ctx_t *ctx)
 {
-    FP_CHECK(stream_wait(state(ctx)));
+    FP_CHECK(fp_nccl_wait(state(ctx)));
     FP_MPI_CHECK(MPI_Barrier(ctx->comm));
     return FP_OK;
 }
@@ -138,14 +87,14 @@ static int nccl_sync(fp_ctx_t *ctx)
 static int nccl_complete(fp_ctx_t *ctx)
 {
     /* CUDA events are recorded on the same stream and time the work themselves. */
-    return ctx->params->timer == FP_TIMER_CUDA ? FP_OK : stream_wait(state(ctx));
+    return ctx->params->timer == FP_TIMER_CUDA ? FP_OK : fp_nccl_wait(state(ctx));
 }
 
 /* Every message of a window in its own group, each with its own content, checked on arrival. */
 static int nccl_validate_window(fp_ctx_t *ctx, size_t bytes, uint32_t round, unsigned char *host, long *wrong)
 {
     const fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
-    pairs_nccl_t *s = state(ctx);
+    fp_nccl_t *s = state(ctx);
     *wrong = 0;
     for (int w = 0; w < (int)ctx->window; w++) {
         if (pc->send_to >= 0) {
@@ -157,7 +106,7 @@ static int nccl_validate_window(fp_ctx_t *ctx, size_t bytes, uint32_t round, uns
             FP_CHECK(ctx->mem->from_host(ctx->rbuf, host, bytes));
         }
         FP_CHECK(exchange(s, ctx->sbuf, pc->send_to, ctx->rbuf, pc->recv_from, bytes, 1));
-        FP_CHECK(stream_wait(s));
+        FP_CHECK(fp_nccl_wait(s));
         if (pc->recv_from >= 0) {
             FP_CHECK(ctx->mem->to_host(host, ctx->rbuf, bytes));
             *wrong += (long)fp_pattern_count_wrong(host, bytes, pc->recv_from, fp_pairs_message_round(round, w));
