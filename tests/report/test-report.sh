@@ -1,8 +1,9 @@
 #!/bin/sh
 # fabperf-report: the golden run folder (made by the programs, tests/report/make-golden.sh) and
 # folders derived from it (tests/report/derive.py: verdicts, preflight and all-pairs in the
-# formats the report assumes, damaged files, a 100-node matrix) render to pages that parse as
-# HTML5 and hold the expected rows; bad usage exits 2 with one line.
+# formats the report assumes, damaged files, a 100-node matrix) and a folder that the pairs
+# programs write here render to pages that parse as HTML5 and hold the expected rows; bad usage
+# exits 2 with one line.
 #
 # Environment: FABPERF_REPORT [tools/fabperf-report], FABPERF_TESTS_DIR [tests], PYTHON3.
 
@@ -235,6 +236,40 @@ check "70-node matrix: an embedded PNG" holds "$work/scale.html" 'len(images) ==
 "$PYTHON3" -c 'import sys; sys.exit(0 if "<details><summary>All 81 configurations" in open(sys.argv[1]).read() else 1)' \
     "$work/scale.html"
 check "81 configurations: the table of all is closed (<details> without open)" [ $? -eq 0 ]
+
+# ---- the pairs programs' own output -----------------------------------------------------------
+# The derived folders above follow the documented format; here the programs write it, so that the
+# report and the programs cannot drift apart unseen. Needs the MPI test environment (make check).
+pairs_bin=${FABPERF_PAIRS_BIN:-}
+if [ -n "$pairs_bin" ] && [ -x "$pairs_bin/fabperf_allpairs" ] && [ -n "${FABPERF_LAUNCH:-}" ]; then
+    mkdir "$work/real"
+    timeout 120 "$FABPERF_LAUNCH" 4 sm "$pairs_bin/fabperf_allpairs" -m 4K:4K -i 20 -x 2 --label real-pairs \
+        --format json --output "$work/real/real-pairs.1.fabperf_allpairs.json" </dev/null >/dev/null 2>"$work/err"
+    rc=$?
+    check "real sweep: 4 ranks, exit 0 (or 3: a finding on these shared cores)" sh -c "[ $rc -eq 0 ] || [ $rc -eq 3 ]"
+    timeout 120 "$FABPERF_LAUNCH" 2 sm "$pairs_bin/fabperf_mbw_mr" -m 1:1K -i 20 -x 2 --label real-mbw \
+        --format json --output "$work/real/real-mbw.1.fabperf_mbw_mr.json" </dev/null >/dev/null 2>"$work/err"
+    rc=$?
+    check "real fabperf_mbw_mr: exit 0" rc_is 0
+    findings=$(grep -c '"type":"finding"' "$work/real/real-pairs.1.fabperf_allpairs.json")
+    # the node names the program wrote (host:rank here: four ranks on one host)
+    nodes=$("$PYTHON3" -c 'import json, sys
+print(next(json.loads(l)["nodes"] for l in open(sys.argv[1]) if "\"matrix\"" in l))' "$work/real/real-pairs.1.fabperf_allpairs.json")
+    run_report "$work/real" -o "$work/real.html"
+    check "real pairs output: exit 0, nothing on stderr" sh -c "[ $rc -eq 0 ] && [ ! -s '$work/err' ]"
+    check "real sweep: its 4 x 4 matrix as SVG cells named by the run's nodes, every finding in the summary" \
+        holds "$work/real.html" 'set(fragments) <= ids and not images
+            and all("p1-m1-%d-%d" % (a, b) in ids for a in range(4) for b in range(4) if a != b)
+            and all("%s → %s: " % (n[a], n[b]) in text for n in ['"$nodes"'] for a, b in ((0, 1), (3, 2)))
+            and (len(rows("summary-pairs")) if "summary-pairs" in ids else 0) == '"$findings"'
+            and ('"$findings"' > 0 or "all-pairs sweep found no slow node or link" in text)
+            and [r["cells"][0] for r in rows(config("real-pairs", "fabperf_allpairs") + "-sizes")] == ["4K"]'
+    check "real fabperf_mbw_mr: a configuration with its 11 sizes" \
+        holds "$work/real.html" '[r["cells"][0] for r in rows(config("real-mbw", "fabperf_mbw_mr") + "-sizes")]
+            == ["1", "2", "4", "8", "16", "32", "64", "128", "256", "512", "1K"]'
+else
+    echo "# the pairs programs' own output: not checked (run through make check with the pairs built)"
+fi
 
 # ---- bad usage ------------------------------------------------------------------------------
 run_report "$work/no-such-folder"
