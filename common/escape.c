@@ -1,6 +1,8 @@
 #include "escape.h"
 
+#include <math.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 int fp_utf8_length(const unsigned char *s)
@@ -100,6 +102,14 @@ void fp_json_string_or_null(FILE *out, const char *s)
 {
     if (s && s[0])
         fp_json_string(out, s);
+    else
+        fputs("null", out);
+}
+
+void fp_json_number_or_null(FILE *out, double x)
+{
+    if (isfinite(x))
+        fprintf(out, "%.9g", x);
     else
         fputs("null", out);
 }

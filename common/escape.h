@@ -17,6 +17,8 @@ void fp_json_string(FILE *out, const char *s);
 
 /* fp_json_string, or null where s is NULL or empty. */
 void fp_json_string_or_null(FILE *out, const char *s);
+/* A finite number (%.9g), or null: JSON has no NaN or infinity. */
+void fp_json_number_or_null(FILE *out, double x);
 
 /* Appends printf-style text to the NUL-terminated buf of len bytes, truncating; a full buffer
  * stays as it is. */

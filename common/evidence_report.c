@@ -9,14 +9,6 @@
 
 static const char *const keys[] = {"verdict", "expect", "line_rate_gbps", "efficiency", "path", NULL};
 
-static void number_or_null(FILE *out, double v)
-{
-    if (isfinite(v))
-        fprintf(out, "%.9g", v);
-    else
-        fputs("null", out);
-}
-
 void fp_evidence_json_keys(FILE *out)
 {
     for (int i = 0; keys[i]; i++)
@@ -26,7 +18,7 @@ void fp_evidence_json_keys(FILE *out)
 static void json_path(FILE *out, const fp_evidence_t *ev)
 {
     fputs("{\"payload_bytes\":", out);
-    number_or_null(out, ev->payload >= 0 ? ev->payload : NAN);
+    fp_json_number_or_null(out, ev->payload >= 0 ? ev->payload : NAN);
     fputs(",\"summary\":", out);
     fp_json_string(out, ev->summary);
     fputs(",\"nics\":[", out);
@@ -37,9 +29,9 @@ static void json_path(FILE *out, const fp_evidence_t *ev)
         fputs(",\"name\":", out);
         fp_json_string(out, n->name);
         fputs(",\"share\":", out);
-        number_or_null(out, n->share);
+        fp_json_number_or_null(out, n->share);
         fprintf(out, ",\"bytes\":%.0f,\"line_rate_gbps\":", n->bytes);
-        number_or_null(out, n->line_rate_bps > 0 ? n->line_rate_bps / 1e9 : NAN);
+        fp_json_number_or_null(out, n->line_rate_bps > 0 ? n->line_rate_bps / 1e9 : NAN);
         fputc('}', out);
     }
     fputs("],\"nic_verdict\":", out);
@@ -56,9 +48,9 @@ void fp_evidence_json(FILE *out, const fp_evidence_t *ev)
     fputs(",\"expect\":", out);
     fp_json_string_or_null(out, ev ? ev->judgement.expect : NULL);
     fputs(",\"line_rate_gbps\":", out);
-    number_or_null(out, ev && ev->line_rate_bps > 0 ? ev->line_rate_bps / 1e9 : NAN);
+    fp_json_number_or_null(out, ev && ev->line_rate_bps > 0 ? ev->line_rate_bps / 1e9 : NAN);
     fputs(",\"efficiency\":", out);
-    number_or_null(out, ev ? ev->efficiency : NAN);
+    fp_json_number_or_null(out, ev ? ev->efficiency : NAN);
     fputs(",\"path\":", out);
     if (ev && ev->measured)
         json_path(out, ev);

@@ -14,14 +14,6 @@ static FILE *out_of(const fp_run_t *run)
     return r && r->format != FP_FORMAT_CSV ? r->out : NULL;
 }
 
-static void number(FILE *out, double x)
-{
-    if (isfinite(x))
-        fprintf(out, "%.6g", x);
-    else
-        fputs("null", out);
-}
-
 static void pair(FILE *out, const char *const *names, size_t a, size_t b, int *first)
 {
     fputs(*first ? "[" : ",[", out);
@@ -79,21 +71,21 @@ static void json_finding(FILE *out, fp_run_t *run, size_t bytes, const fp_findin
     fputc(']', out);
     json_pairs(out, pc, f);
     fputs(",\"value\":", out);
-    number(out, f->median);
+    fp_json_number_or_null(out, f->median);
     fputs(",\"ci_lo\":", out);
-    number(out, f->lo);
+    fp_json_number_or_null(out, f->lo);
     fputs(",\"ci_hi\":", out);
-    number(out, f->hi);
+    fp_json_number_or_null(out, f->hi);
     fputs(",\"expected\":", out);
-    number(out, f->typical);
+    fp_json_number_or_null(out, f->typical);
     fprintf(out, ",\"cells\":%zu,\"confirmed\":%zu,\"alone\":", f->cells, f->confirmed);
     if (alone) {
         fputs("{\"value\":", out);
-        number(out, alone->median);
+        fp_json_number_or_null(out, alone->median);
         fputs(",\"ci_lo\":", out);
-        number(out, alone->lo);
+        fp_json_number_or_null(out, alone->lo);
         fputs(",\"ci_hi\":", out);
-        number(out, alone->hi);
+        fp_json_number_or_null(out, alone->hi);
         fputc('}', out);
     } else {
         fputs("null", out);
@@ -132,17 +124,17 @@ static void json_threshold(FILE *out, const fp_pairs_ctx_t *pc, size_t bytes, co
     fprintf(out, "{\"type\":\"verdict\",\"size\":%zu,\"expect\":", bytes);
     fp_json_string(out, j->expect);
     fputs(",\"verdict\":\"fail\",\"threshold\":", out);
-    number(out, j->threshold);
+    fp_json_number_or_null(out, j->threshold);
     fputs(",\"pair\":[", out);
     fp_json_string(out, pc->name_list[a]);
     fputc(',', out);
     fp_json_string(out, pc->name_list[b]);
     fprintf(out, "],\"ranks\":[%zu,%zu],\"value\":", a, b);
-    number(out, c->median);
+    fp_json_number_or_null(out, c->median);
     fputs(",\"ci_lo\":", out);
-    number(out, c->lo);
+    fp_json_number_or_null(out, c->lo);
     fputs(",\"ci_hi\":", out);
-    number(out, c->hi);
+    fp_json_number_or_null(out, c->hi);
     fputs("}\n", out);
 }
 

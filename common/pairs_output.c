@@ -64,14 +64,6 @@ static const char *quantity_name(const fp_run_t *run)
     return run->bench->pairs->quantity == FP_QTY_LATENCY ? "latency" : "bandwidth";
 }
 
-static void json_number(FILE *out, double x)
-{
-    if (isfinite(x))
-        fprintf(out, "%.6g", x);
-    else
-        fputs("null", out);
-}
-
 static FILE *records_out(const fp_run_t *run, int text_too)
 {
     const fp_report_t *r = run->report;
@@ -106,7 +98,7 @@ void fp_pairs_emit_round(fp_run_t *run, size_t bytes, size_t r, const double *ce
         for (size_t i = 0; i < n; i++) {
             fprintf(out, "%s[%zu,%zu,", i ? "," : "", i, (i + k) % n);
             for (int v = 0; v < 4; v++) {
-                json_number(out, cells4[4 * i + v]);
+                fp_json_number_or_null(out, cells4[4 * i + v]);
                 fputs(v < 3 ? "," : "]", out);
             }
         }
@@ -140,7 +132,7 @@ static void json_matrix_row(FILE *out, fp_pairs_matrix_t *m, size_t a, int field
                                                                                 : m->samples[c - m->cells];
         if (b)
             fputc(',', out);
-        json_number(out, v);
+        fp_json_number_or_null(out, v);
     }
     fputc(']', out);
 }
