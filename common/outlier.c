@@ -28,6 +28,7 @@ void fp_polish_free(fp_polish_t *p)
 {
     free(p->sender);
     free(p->receiver);
+    free(p->round);
     free(p->resid);
     memset(p, 0, sizeof *p);
 }
@@ -52,28 +53,48 @@ static double polish_pass(fp_polish_t *p, int receivers, double *scratch)
     return change;
 }
 
-/* Moves the median of the effects into the overall value. */
-static void center_effects(fp_polish_t *p, double *effect, double *scratch)
+/* Subtracts from each round its median residual and adds it to the round's effect. */
+static double round_pass(fp_polish_t *p, double *scratch)
 {
-    memcpy(scratch, effect, p->layout.n * sizeof *scratch);
-    double m = fp_median_finite(scratch, p->layout.n);
+    const fp_shifts_t *s = &p->layout;
+    double change = 0.0;
+    for (size_t r = 0; r < s->nshifts; r++) {
+        memcpy(scratch, &p->resid[r * s->n], s->n * sizeof *scratch);
+        double m = fp_median_finite(scratch, s->n);
+        if (!isfinite(m))
+            continue;
+        p->round[r] += m;
+        for (size_t i = 0; i < s->n; i++)
+            p->resid[r * s->n + i] -= m;
+        change = fmax(change, fabs(m));
+    }
+    return change;
+}
+
+/* Moves the median of the count effects into the overall value. */
+static void center_effects(fp_polish_t *p, double *effect, size_t count, double *scratch)
+{
+    memcpy(scratch, effect, count * sizeof *scratch);
+    double m = fp_median_finite(scratch, count);
     if (!isfinite(m))
         return;
-    for (size_t a = 0; a < p->layout.n; a++)
+    for (size_t a = 0; a < count; a++)
         effect[a] -= m;
     p->overall += m;
 }
 
-int fp_median_polish(const fp_shifts_t *layout, const double *y, int max_iterations, fp_polish_t *p)
+int fp_median_polish(const fp_shifts_t *layout, const double *y, int max_iterations, int with_rounds,
+                     fp_polish_t *p)
 {
     size_t n = layout->n, cells = layout->n * layout->nshifts;
     memset(p, 0, sizeof *p);
     p->layout = *layout;
     p->sender = calloc(n + 1, sizeof(double));
     p->receiver = calloc(n + 1, sizeof(double));
+    p->round = calloc(layout->nshifts + 1, sizeof(double));
     p->resid = malloc((cells + 1) * sizeof(double));
     double *scratch = malloc((n + layout->nshifts + 1) * sizeof(double));
-    if (!p->sender || !p->receiver || !p->resid || !scratch) {
+    if (!p->sender || !p->receiver || !p->round || !p->resid || !scratch) {
         free(scratch);
         fp_polish_free(p);
         return -1;
@@ -81,10 +102,15 @@ int fp_median_polish(const fp_shifts_t *layout, const double *y, int max_iterati
     if (cells)
         memcpy(p->resid, y, cells * sizeof(double));
     for (int it = 0; it < max_iterations; it++) {
-        double change = polish_pass(p, 0, scratch);
-        center_effects(p, p->receiver, scratch);
+        double change = 0.0;
+        if (with_rounds) { /* first: a whole slow round would otherwise bend every row's median */
+            change = round_pass(p, scratch);
+            center_effects(p, p->round, layout->nshifts, scratch);
+        }
+        change = fmax(change, polish_pass(p, 0, scratch));
+        center_effects(p, p->receiver, n, scratch);
         change = fmax(change, polish_pass(p, 1, scratch));
-        center_effects(p, p->sender, scratch);
+        center_effects(p, p->sender, n, scratch);
         if (change < 1e-9)
             break;
     }
@@ -94,7 +120,7 @@ int fp_median_polish(const fp_shifts_t *layout, const double *y, int max_iterati
 
 const char *fp_finding_kind_name(fp_finding_kind_t kind)
 {
-    static const char *const names[] = {"sender", "receiver", "node", "link", "link-both"};
+    static const char *const names[] = {"sender", "receiver", "node", "link", "link-both", "round"};
     return names[kind];
 }
 
@@ -111,9 +137,21 @@ void fp_finding_format(const fp_finding_t *f, const char *const *names, const ch
 {
     static const char *const roles[] = {"as sender", "as receiver", "as sender and receiver"};
     char a[128], b[128];
-    node_name(names, f->a, a, sizeof a);
     double ratio = f->typical > 0 ? f->median / f->typical : NAN;
-    if (f->kind == FP_FIND_LINK) {
+    if (f->kind == FP_FIND_ROUND) {
+        snprintf(buf, len, "slow round %d (shift %d): %.4g %s [%.4g, %.4g] over %zu cells, typical %.4g %s (%.2f x)",
+                 f->a + 1, f->b, f->median, unit, f->lo, f->hi, f->cells, f->typical, unit, ratio);
+        return;
+    }
+    node_name(names, f->a, a, sizeof a);
+    if (f->round_trip && f->kind == FP_FIND_LINK_BOTH) {
+        node_name(names, f->b, b, sizeof b);
+        snprintf(buf, len, "slow link %s <-> %s (round trip): %.4g %s [%.4g, %.4g], typical %.4g %s (%.2f x)", a, b,
+                 f->median, unit, f->lo, f->hi, f->typical, unit, ratio);
+    } else if (f->round_trip) {
+        snprintf(buf, len, "slow node %s (round trips): %.4g %s [%.4g, %.4g] over %zu cells, typical %.4g %s (%.2f x)",
+                 a, f->median, unit, f->lo, f->hi, f->cells, f->typical, unit, ratio);
+    } else if (f->kind == FP_FIND_LINK) {
         node_name(names, f->b, b, sizeof b);
         snprintf(buf, len, "slow link %s -> %s: %.4g %s [%.4g, %.4g], typical %.4g %s (%.2f x)", a, b,
                  f->median, unit, f->lo, f->hi, f->typical, unit, ratio);
@@ -127,4 +165,63 @@ void fp_finding_format(const fp_finding_t *f, const char *const *names, const ch
         snprintf(buf, len, "slow node %s %s: %.4g %s [%.4g, %.4g] over %zu cells, typical %.4g %s (%.2f x)", a,
                  roles[f->kind], f->median, unit, f->lo, f->hi, f->cells, f->typical, unit, ratio);
     }
+}
+
+const char *fp_retest_name(fp_retest_t r)
+{
+    static const char *const names[] = {"undecided", "stands", "cleared"};
+    return names[r];
+}
+
+/* Goodness ratio suspect / healthy of two values: above 1 the suspect is better. */
+static double better_ratio(double suspect, double healthy, int higher_is_better)
+{
+    return higher_is_better ? suspect / healthy : healthy / suspect;
+}
+
+fp_retest_t fp_retest_decide(const fp_cell_t *suspect, const fp_cell_t *healthy, size_t count, int higher_is_better,
+                             double min_effect, fp_cell_t *suspect_out, fp_cell_t *healthy_out)
+{
+    size_t slow = 0, fine = 0, m = 0;
+    double *v = malloc((6 * count + 6) * sizeof *v);
+    if (!v)
+        return FP_RETEST_UNDECIDED;
+    double *sm = v, *sl = sm + count + 1, *sh = sl + count + 1, *hm = sh + count + 1, *hl = hm + count + 1,
+           *hh = hl + count + 1;
+    for (size_t i = 0; i < count; i++) {
+        const fp_cell_t *s = &suspect[i], *h = &healthy[i];
+        if (!(s->median > 0) || !(h->median > 0))
+            continue; /* a pair not measured (budget) decides nothing */
+        sm[m] = s->median, sl[m] = s->lo, sh[m] = s->hi;
+        hm[m] = h->median, hl[m] = h->lo, hh[m++] = h->hi;
+        int material = better_ratio(s->median, h->median, higher_is_better) <= 1.0 - min_effect;
+        int apart = higher_is_better ? s->hi < h->lo : s->lo > h->hi;
+        slow += material && apart;
+        fine += !material;
+    }
+    fp_cell_t none = {NAN, NAN, NAN};
+    *suspect_out = *healthy_out = none;
+    if (m) {
+        *suspect_out = (fp_cell_t){fp_median_finite(sm, m), fp_median_finite(sl, m), fp_median_finite(sh, m)};
+        *healthy_out = (fp_cell_t){fp_median_finite(hm, m), fp_median_finite(hl, m), fp_median_finite(hh, m)};
+    }
+    free(v);
+    if (count == 0)
+        return FP_RETEST_UNDECIDED;
+    if (2 * slow > count)
+        return FP_RETEST_STANDS;
+    return 2 * fine > count ? FP_RETEST_CLEARED : FP_RETEST_UNDECIDED;
+}
+
+double fp_normal_upper_quantile(double p)
+{
+    double lo = 0.0, hi = 40.0; /* P(Z > z) = erfc(z / sqrt 2) / 2 falls with z: bisection */
+    for (int i = 0; i < 200 && hi - lo > 1e-12; i++) {
+        double mid = (lo + hi) / 2;
+        if (0.5 * erfc(mid / 1.4142135623730951) > p)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return (lo + hi) / 2;
 }

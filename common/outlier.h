@@ -1,20 +1,36 @@
-/* Finding the slow node, link or direction in a matrix of pair medians (sender x receiver).
+/* Finding the slow node, link, direction or round in a matrix of pair medians (sender x receiver).
  *
  * The matrix is decomposed robustly (Tukey's median polish) on the logarithm of each cell's
  * "goodness" (bandwidth, or the reciprocal of latency) as
- *     overall + sender effect + receiver effect + residual,
+ *     overall + sender effect + receiver effect [+ round effect] + residual,
  * so that effects are ratios: a node ten times slower as a sender has a sender effect of
- * log(0.1) whatever the typical value. An effect is large when it lies beyond FP_OUTLIER_K robust
- * standard deviations (1.4826 x median absolute deviation) of its kind, with the cells' own CIs
- * as the floor of that spread, and when most of the cells concerned have their whole CI below the
- * value the rest of the matrix predicts for them. No MPI: rank 0 calls it on the gathered matrix. */
+ * log(0.1) whatever the typical value. Rounds measured all at once (shift, sampled) get an effect
+ * of their own, so that a whole slow round is one finding, not n slow links.
+ *
+ * The screen: an effect is a suspect when it is both material (the cells concerned at most
+ * 1 - min_effect of what the rest predicts) and significant: beyond z standard errors, z the
+ * Bonferroni bound that keeps the chance of any false suspect of its kind at FP_SCREEN_ALPHA per
+ * matrix under Gaussian noise of the logs (at least 3.5), the noise estimated from the residuals
+ * (MAD) with the cells' own CIs as floor: never from the effects themselves, which on a small
+ * matrix would let the outlier size its own scale. Most of a node's cells must also have their
+ * whole CI below the prediction. A suspect is then re-measured alone beside healthy pairs measured
+ * alone (fp_retest_decide), which decides it. Below FP_JUDGE_MIN_NODES nodes, or with fewer than
+ * FP_JUDGE_MIN_CELLS cells per node and role, a robust fit cannot hold out one bad node: the judge
+ * says so (fp_judge_summary_t.decided = 0) instead of finding nothing. No MPI: rank 0 calls it. */
 #ifndef FP_OUTLIER_H
 #define FP_OUTLIER_H
 
 #include <stddef.h>
 
-/* Robust z beyond which an effect is an outlier (Iglewicz and Hoaglin's 3.5). */
+/* Smallest z of the screen (Iglewicz and Hoaglin's 3.5), raised by the Bonferroni bound. */
 #define FP_OUTLIER_K 3.5
+/* Chance of any false suspect of one kind (nodes, links, rounds) per clean matrix. */
+#define FP_SCREEN_ALPHA 0.05
+/* A row or column median ignores one bad cell only from three cells on: four nodes at least. */
+#define FP_JUDGE_MIN_NODES 4
+#define FP_JUDGE_MIN_CELLS 3
+/* Default smallest slowdown claimed: a cell at 0.75 x of its healthy peers (--min-effect). */
+#define FP_JUDGE_MIN_EFFECT 0.25
 
 /* One cell: median of its samples and the median's 95% CI; median NAN: not measured. */
 typedef struct fp_cell {
@@ -41,20 +57,23 @@ typedef struct fp_polish {
     double overall;
     double *sender;   /* n row effects */
     double *receiver; /* n column effects */
+    double *round;    /* nshifts round effects; all zero without rounds */
     double *resid;    /* nshifts x n, as the cells; NAN where not measured */
 } fp_polish_t;
 
-/* y: nshifts x n by shift, NAN = missing. Returns 0, or -1 when out of memory; free with
- * fp_polish_free. */
-int fp_median_polish(const fp_shifts_t *layout, const double *y, int max_iterations, fp_polish_t *out);
+/* y: nshifts x n by shift, NAN = missing; with_rounds: fit a round effect too. Returns 0, or -1
+ * when out of memory; free with fp_polish_free. */
+int fp_median_polish(const fp_shifts_t *layout, const double *y, int max_iterations, int with_rounds,
+                     fp_polish_t *out);
 void fp_polish_free(fp_polish_t *p);
 
 typedef enum {
     FP_FIND_SENDER,   /* node a slow when it sends */
     FP_FIND_RECEIVER, /* node a slow when it receives */
     FP_FIND_NODE,     /* node a slow both ways */
-    FP_FIND_LINK,     /* a -> b slow, b -> a not */
-    FP_FIND_LINK_BOTH /* a -> b and b -> a slow */
+    FP_FIND_LINK,      /* a -> b slow, b -> a not */
+    FP_FIND_LINK_BOTH, /* a -> b and b -> a slow */
+    FP_FIND_ROUND      /* round a (shift b): every pair of it slow at once */
 } fp_finding_kind_t;
 
 typedef struct fp_finding {
@@ -64,18 +83,56 @@ typedef struct fp_finding {
     double median2, lo2, hi2; /* FP_FIND_LINK_BOTH: the cell b -> a; NAN otherwise */
     double typical;          /* what the rest of the matrix predicts for those cells */
     size_t cells, confirmed; /* cells concerned; of them, CI wholly on the bad side */
+    double z;                /* the screen's standardized effect (negative: slow); orders re-tests */
+    int round_trip;          /* cells are round trips of unordered pairs: no direction to claim */
 } fp_finding_t;
 
-/* Judges the cells of a sweep (higher_is_better: 1 bandwidth, 0 latency). Writes up to max
- * findings (the nodes' in node order, then the links' in cell order); *count gets how many there are. Returns 0, -1 out of memory. */
-int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, int higher_is_better, fp_finding_t *out,
-                     size_t max, size_t *count);
+typedef struct fp_judge_opts {
+    int higher_is_better; /* 1 bandwidth, 0 latency */
+    int with_rounds;      /* rounds measured all at once: fit and judge round effects */
+    int round_trip;       /* every cell a -> b is also b -> a (isolated latency) */
+    double min_effect;    /* 0 < min_effect < 1; 0: FP_JUDGE_MIN_EFFECT */
+} fp_judge_opts_t;
+
+/* What a matrix allows the judge to place. */
+enum { FP_PLACES_SENDER = 1, FP_PLACES_RECEIVER = 2, FP_PLACES_LINK = 4 };
+
+typedef struct fp_judge_summary {
+    int decided;       /* 0: too small to judge; reason says why, and no finding is claimed */
+    unsigned places;   /* FP_PLACES_* */
+    double sigma;      /* noise of one cell's log, as used */
+    double z_node, z_link, z_round; /* the screen's bounds */
+    char reason[160];
+} fp_judge_summary_t;
+
+/* Screens the cells of a sweep. Writes up to max suspects (nodes in node order, rounds, then links
+ * in cell order); *count gets how many there are; summary (may be NULL) what could be judged.
+ * Returns 0, -1 out of memory. */
+int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts,
+                     fp_finding_t *out, size_t max, size_t *count, fp_judge_summary_t *summary);
+
+/* Whether a sweep of these shifts can place slow senders, receivers and links (FP_PLACES_*); with
+ * reason (may be NULL) saying what is missing. */
+unsigned fp_judge_places(const fp_shifts_t *layout, int round_trip, char *reason, size_t len);
+
+/* The re-test of a suspect: its cells measured alone, each beside a healthy pair measured alone
+ * just after it. A pair is slow when the suspect's CI lies wholly on the bad side of the healthy
+ * one's and its median is at most 1 - min_effect of the healthy median; fine when its median is
+ * above that. The suspect stands when most pairs are slow, is cleared when most are fine, and is
+ * undecided otherwise. suspect_out and healthy_out get the medians of the medians and bounds. */
+typedef enum { FP_RETEST_UNDECIDED, FP_RETEST_STANDS, FP_RETEST_CLEARED } fp_retest_t;
+fp_retest_t fp_retest_decide(const fp_cell_t *suspect, const fp_cell_t *healthy, size_t count, int higher_is_better,
+                             double min_effect, fp_cell_t *suspect_out, fp_cell_t *healthy_out);
+const char *fp_retest_name(fp_retest_t r); /* "undecided", "stands", "cleared" */
+
+/* Upper-tail standard normal quantile: z with P(Z > z) = p, 0 < p < 0.5. */
+double fp_normal_upper_quantile(double p);
 
 /* One line, e.g. "slow node h3 as sender: 11.6 MB/s [11.2, 11.9] over 5 cells, typical 118 MB/s (0.10 x)":
  * the median of the cells' medians and of their CI bounds; names NULL: "rank I". */
 void fp_finding_format(const fp_finding_t *f, const char *const *names, const char *unit, char *buf,
                        size_t len);
-/* Short word for JSON: "sender", "receiver", "node", "link", "link-both". */
+/* Short word for JSON: "sender", "receiver", "node", "link", "link-both", "round". */
 const char *fp_finding_kind_name(fp_finding_kind_t kind);
 
 /* Median of the finite values among x[0..n) (reorders x); NAN when none. */

@@ -1,6 +1,7 @@
-/* Judging the median polish of a pair matrix: which effects are large, confirmed by the cells'
- * own CIs (see outlier.h). */
+/* The screen of a pair matrix: its median polish, the noise of one cell, and which node, round
+ * and link effects are material and significant (see outlier.h). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,54 +9,96 @@
 
 #define MAD_TO_SD 1.4826
 #define CI95_Z 1.96
-#define POLISH_ITERATIONS 20
+#define POLISH_ITERATIONS 30
+/* Standard error of a median of m values is about sqrt(pi / 2) sigma / sqrt(m). */
+#define MEDIAN_SE 1.2533
+/* From this many effects their own spread is a floor of their scale: one outlier cannot size it. */
+#define EFFECT_SPREAD_MIN 8
 
 typedef struct judge {
     fp_shifts_t L;
     size_t n, ncells; /* nodes; stored cells (nshifts x n) */
     long *round_of;   /* n: the round of each shift, -1 when not measured */
     const fp_cell_t *cells;
-    int higher_is_better;
+    fp_judge_opts_t o;
     double *g;       /* goodness: log of bandwidth, or minus log of latency; NAN not measured */
     double *g_best;  /* the goodness of the CI's good end */
-    double *scratch; /* max(8 nshifts + 8 + n, stored cells) */
+    double *scratch; /* max(8 nshifts + 8 + 6 n, stored cells) */
     fp_polish_t p;
-    double cell_sd; /* typical spread of one cell, from the CIs: floor of every scale */
+    double cell_sd;   /* typical spread of one cell, from the CIs: floor of the noise */
+    double sigma;     /* noise of one cell's log */
+    double min_log;   /* log(1 - min_effect): the largest effect that is material */
+    double z_node, z_link, z_round;
+    double center[2]; /* typical sender and receiver effects */
 } judge_t;
 
 static double goodness(const judge_t *J, double x)
 {
-    return J->higher_is_better ? log(x) : -log(x);
+    return J->o.higher_is_better ? log(x) : -log(x);
 }
 
 static double value_of(const judge_t *J, double g)
 {
-    return J->higher_is_better ? exp(g) : exp(-g);
+    return J->o.higher_is_better ? exp(g) : exp(-g);
 }
 
-/* Center (median) and robust scale (1.4826 MAD, at least floor) of x[0..n), reordered. The values
- * equal to the center do not count in the MAD: median polish leaves one residual of each row and
- * column exactly zero, and with few cells per row those zeros would shrink the spread. */
-static void robust_spread(double *x, size_t n, double floor_sd, double *center, double *scale)
+/* Robust sd (1.4826 MAD about the median) of the finite values of x[0..n), reordered; skip_center:
+ * values equal to the median do not count (median polish leaves residuals exactly zero). */
+static double robust_sd(double *x, size_t n, int skip_center)
 {
-    *center = fp_median_finite(x, n);
+    double center = fp_median_finite(x, n);
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
-        if (isfinite(x[i]) && fabs(x[i] - *center) > 1e-12)
-            x[m++] = fabs(x[i] - *center);
+        if (isfinite(x[i]) && (!skip_center || fabs(x[i] - center) > 1e-12))
+            x[m++] = fabs(x[i] - center);
     double mad = fp_median_finite(x, m);
-    *scale = isfinite(mad) ? fmax(MAD_TO_SD * mad, floor_sd) : floor_sd;
+    return isfinite(mad) ? MAD_TO_SD * mad : 0.0;
 }
 
-static int judge_open(judge_t *J, const fp_shifts_t *L, const fp_cell_t *cells, int higher_is_better)
+/* Median number of measured cells in a row. */
+static double cells_per_row(judge_t *J)
 {
-    size_t n = L->n, ncells = L->n * L->nshifts, nscratch = 8 * L->nshifts + 8 + n;
+    double *count = J->scratch;
+    for (size_t i = 0; i < J->n; i++) {
+        size_t m = 0;
+        for (size_t r = 0; r < J->L.nshifts; r++)
+            m += isfinite(J->g[r * J->n + i]);
+        count[i] = m ? (double)m : NAN;
+    }
+    return fp_median_finite(count, J->n);
+}
+
+/* The noise of one cell: the residuals' robust spread, undone from the shrinking of a fit made from
+ * the cell's own row and column (1 - 1/m per way for m cells a row), at least the cells' CIs. */
+static double noise_sd(judge_t *J)
+{
+    double m = cells_per_row(J);
+    memcpy(J->scratch, J->p.resid, J->ncells * sizeof(double));
+    double sd = robust_sd(J->scratch, J->ncells, 1);
+    if (m > 1)
+        sd /= 1.0 - 1.0 / m;
+    return fmax(sd, J->cell_sd);
+}
+
+/* The screen's bound for `tests` one-sided tests at FP_SCREEN_ALPHA in all. */
+static double bound(size_t tests)
+{
+    double z = tests ? fp_normal_upper_quantile(FP_SCREEN_ALPHA / (double)tests) : FP_OUTLIER_K;
+    return fmax(z, FP_OUTLIER_K);
+}
+
+static int judge_open(judge_t *J, const fp_shifts_t *L, const fp_cell_t *cells, const fp_judge_opts_t *o)
+{
+    size_t n = L->n, ncells = L->n * L->nshifts, nscratch = 8 * L->nshifts + 8 + 6 * n;
     memset(J, 0, sizeof *J);
     J->L = *L;
     J->n = n;
     J->ncells = ncells;
     J->cells = cells;
-    J->higher_is_better = higher_is_better;
+    J->o = *o;
+    if (!(J->o.min_effect > 0 && J->o.min_effect < 1))
+        J->o.min_effect = FP_JUDGE_MIN_EFFECT;
+    J->min_log = log(1.0 - J->o.min_effect);
     J->round_of = malloc((n + 1) * sizeof(long));
     J->g = malloc((ncells + 1) * sizeof(double));
     J->g_best = malloc((ncells + 1) * sizeof(double));
@@ -66,18 +109,25 @@ static int judge_open(judge_t *J, const fp_shifts_t *L, const fp_cell_t *cells, 
         J->round_of[k] = -1;
     for (size_t r = 0; r < L->nshifts; r++)
         J->round_of[L->shift[r] % n] = (long)r;
-    size_t widths = 0;
+    size_t widths = 0, measured = 0;
     for (size_t k = 0; k < ncells; k++) {
         const fp_cell_t *c = &cells[k];
         int ok = isfinite(c->median) && c->median > 0;
         J->g[k] = ok ? goodness(J, c->median) : NAN;
-        double best = higher_is_better ? c->hi : c->lo;
+        double best = o->higher_is_better ? c->hi : c->lo;
         J->g_best[k] = ok && best > 0 ? goodness(J, best) : J->g[k];
+        measured += ok;
         if (ok && c->lo > 0 && c->hi > 0)
             J->scratch[widths++] = fabs(log(c->hi) - log(c->lo)) / (2.0 * CI95_Z);
     }
     J->cell_sd = widths ? fp_median_finite(J->scratch, widths) : 0.0;
-    return fp_median_polish(L, J->g, POLISH_ITERATIONS, &J->p);
+    if (fp_median_polish(L, J->g, POLISH_ITERATIONS, o->with_rounds && L->nshifts >= FP_JUDGE_MIN_CELLS, &J->p))
+        return -1;
+    J->sigma = noise_sd(J);
+    J->z_node = bound(2 * n);
+    J->z_link = bound(measured);
+    J->z_round = bound(L->nshifts);
+    return 0;
 }
 
 static void judge_close(judge_t *J)
@@ -104,33 +154,72 @@ static size_t node_cell(const judge_t *J, size_t i, int role, size_t r, size_t *
     return k;
 }
 
-/* Cells of node i as sender (roles & 1) and as receiver (roles & 2): how many, how many have their
- * whole CI below what the matrix predicts without i's own effect (center: the typical sender and
- * receiver effects), and the medians of their medians, bounds and predictions. */
-static void node_cells(judge_t *J, size_t i, int roles, const double center[2], fp_finding_t *f)
+/* The fit of cell k (a -> b) without a's sender effect (role 1) or b's receiver effect (role 2)
+ * replaced by the typical one; role 0: the whole fit. */
+static double predict(const judge_t *J, size_t k, int role)
 {
-    size_t m = 0, stride = 2 * J->L.nshifts + 2;
-    double *med = J->scratch, *lo = med + stride, *hi = lo + stride, *typ = hi + stride;
-    f->cells = f->confirmed = 0;
-    for (int role = 1; role <= 2; role++) {
-        for (size_t r = 0; (roles & role) && r < J->L.nshifts; r++) {
-            size_t j, k = node_cell(J, i, role, r, &j);
-            if (!isfinite(J->g[k]))
-                continue;
-            double pred = J->p.overall + (role == 1 ? center[0] + J->p.receiver[j] : center[1] + J->p.sender[j]);
-            f->confirmed += J->g_best[k] < pred;
-            f->cells++;
-            med[m] = J->cells[k].median;
-            lo[m] = J->cells[k].lo;
-            hi[m] = J->cells[k].hi;
-            typ[m++] = pred;
-        }
+    size_t a = k % J->n, b = (a + J->L.shift[k / J->n]) % J->n;
+    double s = role == 1 ? J->center[0] : J->p.sender[a], r = role == 2 ? J->center[1] : J->p.receiver[b];
+    return J->p.overall + s + r + J->p.round[k / J->n];
+}
+
+/* Medians of the cells' medians, bounds and predictions over the m cells listed in idx; confirmed:
+ * those whose whole CI lies below their prediction for role (see predict). */
+static void summarize(judge_t *J, const size_t *idx, size_t m, int role, fp_finding_t *f)
+{
+    double *med = J->scratch + J->n, *lo = med + m + 1, *hi = lo + m + 1, *typ = hi + m + 1;
+    f->cells = m;
+    f->confirmed = 0;
+    for (size_t c = 0; c < m; c++) {
+        size_t k = idx[c];
+        double pred = predict(J, k, role);
+        f->confirmed += J->g_best[k] < pred;
+        med[c] = J->cells[k].median;
+        lo[c] = J->cells[k].lo;
+        hi[c] = J->cells[k].hi;
+        typ[c] = pred;
     }
     f->median = fp_median_finite(med, m);
     f->lo = fp_median_finite(lo, m);
     f->hi = fp_median_finite(hi, m);
     f->typical = value_of(J, fp_median_finite(typ, m));
     f->median2 = f->lo2 = f->hi2 = NAN;
+    f->round_trip = J->o.round_trip;
+}
+
+/* The measured cells of node i in one role (1 sender, 2 receiver) into idx; returns how many. */
+static size_t node_cells(const judge_t *J, size_t i, int role, size_t *idx)
+{
+    size_t m = 0, j;
+    for (size_t r = 0; r < J->L.nshifts; r++) {
+        size_t k = node_cell(J, i, role, r, &j);
+        if (isfinite(J->g[k]))
+            idx[m++] = k;
+    }
+    return m;
+}
+
+/* A node role's finding over both roles it is slow in (slow: bit 1 sender, bit 2 receiver). */
+static void node_finding(judge_t *J, size_t i, unsigned slow, size_t *idx, fp_finding_t *f)
+{
+    size_t m = 0;
+    if (slow & 1)
+        m += node_cells(J, i, 1, idx);
+    if (slow & 2)
+        m += node_cells(J, i, 2, idx + m);
+    summarize(J, idx, m, slow == 3 ? 0 : (int)slow, f);
+    if (slow == 3) { /* the typical value without either effect of the node */
+        double *typ = J->scratch + J->n;
+        for (size_t c = 0; c < m; c++) {
+            size_t a = idx[c] % J->n;
+            typ[c] = predict(J, idx[c], a == i ? 1 : 2);
+        }
+        f->typical = value_of(J, fp_median_finite(typ, m));
+        size_t confirmed = 0;
+        for (size_t c = 0; c < m; c++)
+            confirmed += J->g_best[idx[c]] < predict(J, idx[c], idx[c] % J->n == i ? 1 : 2);
+        f->confirmed = confirmed;
+    }
 }
 
 typedef struct finding_list {
@@ -152,31 +241,39 @@ static int list_add(finding_list_t *l, const fp_finding_t *f)
     return 0;
 }
 
-/* slow[i] bit 1: slow as sender, bit 2: as receiver. center[] gets the typical effects. */
-static void judge_nodes(judge_t *J, unsigned char *slow, double center[2])
+/* The effects of one role and their scale floor: the effects' own spread from EFFECT_SPREAD_MIN. */
+static double effect_spread(judge_t *J, const double *effect, size_t count, double *center)
 {
-    size_t n = J->n;
-    double scale[2];
-    for (int role = 0; role < 2; role++) {
-        const double *effect = role == 0 ? J->p.sender : J->p.receiver;
-        memcpy(J->scratch, effect, n * sizeof(double));
-        robust_spread(J->scratch, n, J->cell_sd, &center[role], &scale[role]);
-    }
-    memset(slow, 0, n);
-    for (size_t i = 0; i < n; i++) {
+    memcpy(J->scratch, effect, count * sizeof(double));
+    *center = fp_median_finite(J->scratch, count);
+    memcpy(J->scratch, effect, count * sizeof(double));
+    return count >= EFFECT_SPREAD_MIN ? robust_sd(J->scratch, count, 0) : 0.0;
+}
+
+/* slow[i] bit 1: slow as sender, bit 2: as receiver; z[2 i + role]: their standardized effects. */
+static void judge_nodes(judge_t *J, unsigned char *slow, double *z, size_t *idx)
+{
+    double spread[2];
+    for (int role = 0; role < 2; role++)
+        spread[role] = effect_spread(J, role == 0 ? J->p.sender : J->p.receiver, J->n, &J->center[role]);
+    memset(slow, 0, J->n);
+    for (size_t i = 0; i < J->n; i++) {
         for (int role = 0; role < 2; role++) {
-            const double *effect = role == 0 ? J->p.sender : J->p.receiver;
-            if (!(effect[i] - center[role] < -FP_OUTLIER_K * scale[role]))
+            double e = (role == 0 ? J->p.sender : J->p.receiver)[i] - J->center[role];
+            size_t m = node_cells(J, i, role + 1, idx);
+            double se = m ? fmax(MEDIAN_SE * J->sigma / sqrt((double)m), spread[role]) : INFINITY;
+            z[2 * i + (size_t)role] = se > 0 ? e / se : (e < 0 ? -INFINITY : 0.0);
+            if (!(e < J->min_log && z[2 * i + (size_t)role] < -J->z_node))
                 continue;
             fp_finding_t f;
-            node_cells(J, i, 1 << role, center, &f);
+            summarize(J, idx, m, role + 1, &f);
             if (2 * f.confirmed > f.cells) /* most of its cells, each beyond its own CI */
                 slow[i] |= (unsigned char)(1 << role);
         }
     }
 }
 
-static int add_node_findings(judge_t *J, const unsigned char *slow, const double center[2],
+static int add_node_findings(judge_t *J, const unsigned char *slow, const double *z, size_t *idx,
                              finding_list_t *l)
 {
     static const fp_finding_kind_t kinds[4] = {0, FP_FIND_SENDER, FP_FIND_RECEIVER, FP_FIND_NODE};
@@ -184,19 +281,57 @@ static int add_node_findings(judge_t *J, const unsigned char *slow, const double
         if (!slow[i])
             continue;
         fp_finding_t f = {.kind = kinds[slow[i]], .a = (int)i, .b = -1};
-        node_cells(J, i, slow[i], center, &f);
+        node_finding(J, i, slow[i], idx, &f);
+        f.z = fmin(slow[i] & 1 ? z[2 * i] : 0.0, slow[i] & 2 ? z[2 * i + 1] : 0.0);
+        if (J->o.round_trip) /* both roles are the same round trips */
+            f.kind = FP_FIND_NODE;
         if (list_add(l, &f))
             return -1;
     }
     return 0;
 }
 
-/* Cell k (a -> b) is a slow link when its residual is large and its whole CI lies below the fit. */
-static int link_slow(const judge_t *J, size_t k, size_t a, size_t b, double center, double scale)
+/* Whole rounds below the others: slow_round[r] set. */
+static int add_round_findings(judge_t *J, unsigned char *slow_round, size_t *idx, finding_list_t *l)
 {
-    if (k == (size_t)-1 || !isfinite(J->p.resid[k]) || !(J->p.resid[k] - center < -FP_OUTLIER_K * scale))
+    size_t R = J->L.nshifts, n = J->n;
+    memset(slow_round, 0, R);
+    if (!(J->o.with_rounds && R >= FP_JUDGE_MIN_CELLS))
         return 0;
-    return J->g_best[k] < J->p.overall + J->p.sender[a] + J->p.receiver[b];
+    double center;
+    double spread = effect_spread(J, J->p.round, R, &center);
+    for (size_t r = 0; r < R; r++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if (isfinite(J->g[r * n + i]))
+                idx[m++] = r * n + i;
+        double e = J->p.round[r] - center;
+        double se = m ? fmax(MEDIAN_SE * J->sigma / sqrt((double)m), spread) : INFINITY;
+        double z = se > 0 ? e / se : (e < 0 ? -INFINITY : 0.0);
+        if (!(e < J->min_log && z < -J->z_round))
+            continue;
+        fp_finding_t f = {.kind = FP_FIND_ROUND, .a = (int)r, .b = (int)J->L.shift[r], .z = z};
+        J->p.round[r] -= e; /* the prediction of a cell without the round's slowness */
+        summarize(J, idx, m, 0, &f);
+        J->p.round[r] += e;
+        if (2 * f.confirmed <= f.cells)
+            continue;
+        slow_round[r] = 1;
+        if (list_add(l, &f))
+            return -1;
+    }
+    return 0;
+}
+
+/* Cell k (a -> b) is a slow link when its residual is material and significant and its whole CI
+ * lies below the fit; *z gets its standardized residual. */
+static int link_slow(const judge_t *J, size_t k, double *z)
+{
+    if (k == (size_t)-1 || !isfinite(J->p.resid[k]))
+        return 0;
+    double e = J->p.resid[k];
+    *z = J->sigma > 0 ? e / J->sigma : (e < 0 ? -INFINITY : 0.0);
+    return e < J->min_log && *z < -J->z_link && J->g_best[k] < predict(J, k, 0);
 }
 
 static void set_cell(const fp_cell_t *c, double *median, double *lo, double *hi)
@@ -206,35 +341,18 @@ static void set_cell(const fp_cell_t *c, double *median, double *lo, double *hi)
     *hi = c->hi;
 }
 
-/* Median number of measured cells in a row. */
-static double cells_per_row(judge_t *J)
-{
-    double *count = J->scratch;
-    for (size_t i = 0; i < J->n; i++) {
-        size_t m = 0;
-        for (size_t r = 0; r < J->L.nshifts; r++)
-            m += isfinite(J->g[r * J->n + i]);
-        count[i] = m ? (double)m : NAN;
-    }
-    return fp_median_finite(count, J->n);
-}
-
-/* Links, skipping the cells that a slow node already explains. */
-static int add_link_findings(judge_t *J, const unsigned char *slow, finding_list_t *l)
+/* Links, skipping the cells that a slow node or round already explains. */
+static int add_link_findings(judge_t *J, const unsigned char *slow, const unsigned char *slow_round,
+                             finding_list_t *l)
 {
     size_t n = J->n;
-    double center, scale, m = cells_per_row(J);
-    memcpy(J->scratch, J->p.resid, J->ncells * sizeof(double));
-    robust_spread(J->scratch, J->ncells, J->cell_sd, &center, &scale);
-    /* A residual is the cell minus a fit made from that cell's own row and column, which shrinks
-     * it: by (1 - 1/m) per way for m cells a row, as for an additive least-squares fit. */
-    if (m > 1)
-        scale /= 1.0 - 1.0 / m;
     for (size_t k = 0; k < J->ncells; k++) {
         size_t a = k % n, b = (a + J->L.shift[k / n]) % n, back = cell_index(J, b, a);
-        if ((slow[a] & 1) || (slow[b] & 2) || !link_slow(J, k, a, b, center, scale))
+        double z, z_back = 0;
+        if ((slow[a] & 1) || (slow[b] & 2) || slow_round[k / n] || !link_slow(J, k, &z))
             continue;
-        int both = !(slow[b] & 1) && !(slow[a] & 2) && link_slow(J, back, b, a, center, scale);
+        int both = !(slow[b] & 1) && !(slow[a] & 2) && back != (size_t)-1 && !slow_round[back / n] &&
+                   link_slow(J, back, &z_back);
         if (both && b < a)
             continue; /* reported with b -> a */
         fp_finding_t f = {.kind = both ? FP_FIND_LINK_BOTH : FP_FIND_LINK, .a = (int)a, .b = (int)b};
@@ -242,28 +360,78 @@ static int add_link_findings(judge_t *J, const unsigned char *slow, finding_list
         f.median2 = f.lo2 = f.hi2 = NAN;
         if (both)
             set_cell(&J->cells[back], &f.median2, &f.lo2, &f.hi2);
-        f.typical = value_of(J, J->p.overall + J->p.sender[a] + J->p.receiver[b]);
+        f.typical = value_of(J, predict(J, k, 0));
         f.cells = f.confirmed = both ? 2 : 1;
+        f.z = fmin(z, z_back);
+        f.round_trip = J->o.round_trip;
         if (list_add(l, &f))
             return -1;
     }
     return 0;
 }
 
-int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, int higher_is_better, fp_finding_t *out,
-                     size_t max, size_t *count)
+/* The fewest measured cells any node has as sender and as receiver. */
+static size_t fewest_cells(const fp_shifts_t *L)
+{
+    return L->n >= 2 ? L->nshifts : 0; /* every shift round covers every node once each way */
+}
+
+unsigned fp_judge_places(const fp_shifts_t *layout, int round_trip, char *reason, size_t len)
+{
+    (void)round_trip;
+    size_t cells = fewest_cells(layout);
+    if (reason && len)
+        reason[0] = '\0';
+    if (layout->n < FP_JUDGE_MIN_NODES) {
+        if (reason)
+            snprintf(reason, len, "too few nodes to judge (%zu < %d)", layout->n, FP_JUDGE_MIN_NODES);
+        return 0;
+    }
+    if (cells < FP_JUDGE_MIN_CELLS) {
+        if (reason)
+            snprintf(reason, len, "too few rounds to judge (%zu cells per node and role < %d)", cells,
+                     FP_JUDGE_MIN_CELLS);
+        return 0;
+    }
+    return FP_PLACES_SENDER | FP_PLACES_RECEIVER | FP_PLACES_LINK;
+}
+
+static void fill_summary(const judge_t *J, unsigned places, fp_judge_summary_t *s)
+{
+    s->decided = places != 0;
+    s->places = places;
+    s->sigma = J->sigma;
+    s->z_node = J->z_node;
+    s->z_link = J->z_link;
+    s->z_round = J->z_round;
+}
+
+int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts,
+                     fp_finding_t *out, size_t max, size_t *count, fp_judge_summary_t *summary)
 {
     size_t n = layout->n;
     judge_t J;
     finding_list_t l = {0};
-    double center[2];
-    unsigned char *slow = malloc(n ? n : 1);
+    fp_judge_summary_t local;
+    fp_judge_summary_t *s = summary ? summary : &local;
+    memset(s, 0, sizeof *s);
+    unsigned places = fp_judge_places(layout, opts->round_trip, s->reason, sizeof s->reason);
+    unsigned char *slow = malloc(n + layout->nshifts + 1);
+    double *z = malloc((2 * n + 1) * sizeof *z);
+    size_t *idx = malloc((2 * layout->nshifts + n + 1) * sizeof *idx);
     int rc = -1;
     *count = 0;
     memset(&J, 0, sizeof J);
-    if (slow && judge_open(&J, layout, cells, higher_is_better) == 0) {
-        judge_nodes(&J, slow, center);
-        rc = add_node_findings(&J, slow, center, &l) || add_link_findings(&J, slow, &l) ? -1 : 0;
+    if (slow && z && idx && judge_open(&J, layout, cells, opts) == 0) {
+        fill_summary(&J, places, s);
+        rc = 0;
+        if (places) {
+            judge_nodes(&J, slow, z, idx);
+            rc = add_node_findings(&J, slow, z, idx, &l) || add_round_findings(&J, slow + n, idx, &l) ||
+                         add_link_findings(&J, slow, slow + n, &l)
+                     ? -1
+                     : 0;
+        }
     }
     judge_close(&J);
     if (rc == 0) {
@@ -273,5 +441,7 @@ int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, int high
     }
     free(l.items);
     free(slow);
+    free(z);
+    free(idx);
     return rc;
 }

@@ -22,8 +22,14 @@ size_t fp_pairs_shifts(fp_pairs_mode_t mode, size_t n, size_t rounds, size_t *sh
 {
     if (n < 2)
         return 0;
-    if (mode == FP_PAIRS_SAMPLED && rounds < n - 1)
-        return sampled_shifts(n, rounds ? rounds : 1, shifts);
+    if (mode == FP_PAIRS_SAMPLED && rounds < n - 1) {
+        /* At least FP_JUDGE_MIN_CELLS shifts: with fewer cells per node the judge cannot place a
+         * slow receiver or link (outlier.h). */
+        size_t count = 0, want = n - 1 < FP_JUDGE_MIN_CELLS ? n - 1 : FP_JUDGE_MIN_CELLS;
+        for (size_t r = rounds ? rounds : 1; count < want && r < n; r++)
+            count = sampled_shifts(n, r, shifts);
+        return count;
+    }
     for (size_t k = 1; k < n; k++)
         shifts[k - 1] = k;
     return n - 1;

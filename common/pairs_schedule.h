@@ -16,7 +16,8 @@
 typedef enum { FP_PAIRS_SHIFT, FP_PAIRS_ISOLATED, FP_PAIRS_SAMPLED, FP_PAIRS_MODE_COUNT } fp_pairs_mode_t;
 
 /* Shifts a sweep of n nodes measures, into shifts[] (capacity n - 1), ascending; returns how many.
- * rounds: sampled mode's requested number (at least 1; more when the closure adds reverses). */
+ * rounds: sampled mode's requested number (at least 1; more when the closure adds reverses, and
+ * never fewer shifts than FP_JUDGE_MIN_CELLS, the fewest that can place every fault). */
 size_t fp_pairs_shifts(fp_pairs_mode_t mode, size_t n, size_t rounds, size_t *shifts);
 
 /* Isolated steps: how many, and the pair (sender a, receiver b) of step s. */

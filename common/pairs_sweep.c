@@ -196,8 +196,8 @@ static int find_suspects(fp_run_t *run, fp_finding_t *found, size_t *nfound, int
     fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
     int alone = run->params.pairs_mode == FP_PAIRS_ISOLATED;
     *total = 0;
-    if (fp_outliers_find(&pc->matrix.layout, pc->matrix.cells, pc->kind->quantity == FP_QTY_RATE, found, MAX_FINDINGS,
-                         nfound) != 0)
+    fp_judge_opts_t o = {.higher_is_better = pc->kind->quantity == FP_QTY_RATE, .with_rounds = !alone};
+    if (fp_outliers_find(&pc->matrix.layout, pc->matrix.cells, &o, found, MAX_FINDINGS, nfound, NULL) != 0)
         return fp_fail("out of memory judging the %zu x %zu matrix", pc->matrix.layout.n, pc->matrix.layout.n);
     *nfound = *nfound < MAX_FINDINGS ? *nfound : MAX_FINDINGS;
     for (size_t i = 0; i < *nfound; i++) {

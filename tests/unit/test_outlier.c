@@ -53,7 +53,8 @@ static size_t judge(const fp_cell_t *c, size_t n, int higher_is_better, fp_findi
 {
     size_t count = 0;
     fp_shifts_t layout = full(n);
-    CHECK(fp_outliers_find(&layout, c, higher_is_better, f, MAXF, &count) == 0);
+    fp_judge_opts_t o = {.higher_is_better = higher_is_better, .with_rounds = 1};
+    CHECK(fp_outliers_find(&layout, c, &o, f, MAXF, &count, NULL) == 0);
     return count;
 }
 
@@ -68,7 +69,7 @@ static void check_additive(const double a[4], const double b[4])
         for (size_t i = 0; i < 4; i++)
             y[r * 4 + i] = 10 + a[i] + b[(i + L.shift[r]) % 4];
     fp_polish_t p;
-    CHECK(fp_median_polish(&L, y, 20, &p) == 0);
+    CHECK(fp_median_polish(&L, y, 20, 0, &p) == 0);
     for (size_t r = 0; r < 3; r++)
         for (size_t i = 0; i < 4; i++) {
             CHECK_NEAR(p.resid[r * 4 + i], 0, 1e-9);
@@ -97,7 +98,7 @@ static void test_polish_missing(void)
     y[(3 - 1) * 4 + 2] = 100; /* 2 -> 1 is shift 3 */
     y[1 * 4 + 0] = NAN; /* 0 -> 2 */
     fp_polish_t p;
-    CHECK(fp_median_polish(&L, y, 20, &p) == 0);
+    CHECK(fp_median_polish(&L, y, 20, 0, &p) == 0);
     CHECK(isnan(p.resid[1 * 4 + 0]));
     CHECK_NEAR(p.overall, 1, 1e-9);
     CHECK_NEAR(p.sender[2], 0, 1e-9);
@@ -209,7 +210,8 @@ static void test_sampled_matrix(void)
         c[k] = (fp_cell_t){m, m * 0.97, m * 1.03};
     }
     size_t count = 0;
-    CHECK(fp_outliers_find(&L, c, 1, f, MAXF, &count) == 0);
+    fp_judge_opts_t o = {.higher_is_better = 1, .with_rounds = 1};
+    CHECK(fp_outliers_find(&L, c, &o, f, MAXF, &count, NULL) == 0);
     CHECK(count == 1);
     CHECK(f[0].kind == FP_FIND_SENDER && f[0].a == 9 && f[0].cells == 3);
 }
