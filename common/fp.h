@@ -65,6 +65,8 @@ typedef struct fp_params {
     int path_evidence;         /* --path-evidence: 1 on (default), 0 off */
     int pairs_mode;            /* --mode, an fp_pairs_mode_t (pairs_schedule.h) */
     long pairs_rounds;         /* --rounds: shift rounds of the sampled mode */
+    double pairs_retest_s;     /* --retest-budget: seconds per size for re-tests; -1 = auto */
+    double pairs_min_effect;   /* --min-effect: smallest slowdown a finding claims */
     int help, version;
 } fp_params_t;
 

@@ -72,7 +72,11 @@ const fp_option_t fp_options[] = {
     {0, "mode", FP_OPT_CHOICE, FIELD(pairs_mode), "M", "shift", 0, 0, pairs_mode_names, NULL, FP_USES_SWEEP,
      "shift (all pairs at once, n-1 rounds), isolated (one pair at a time), sampled"},
     {0, "rounds", FP_OPT_LONG, FIELD(pairs_rounds), "N", "4", 1, 1e6, NULL, NULL, FP_USES_SWEEP,
-     "sampled: shift rounds spread over 1..n-1 (with their reverses)"},
+     "sampled: shift rounds spread over 1..n-1 (with their reverses; at least 3, the fewest that place every fault)"},
+    {0, "retest-budget", FP_OPT_DOUBLE, FIELD(pairs_retest_s), "SEC", "auto", 0, 86400, NULL, "auto", FP_USES_SWEEP,
+     "time per size for re-measuring suspects alone beside healthy pairs; auto: twice the sweep's own, at least 10 s; 0: none (suspects stay undecided)"},
+    {0, "min-effect", FP_OPT_DOUBLE, FIELD(pairs_min_effect), "F", "0.25", 0.01, 0.9, NULL, NULL, FP_USES_SWEEP,
+     "smallest slowdown a finding claims: cells at most 1-F of what their healthy peers give"},
     {'c', "validate", FP_OPT_FLAG, FIELD(validate), NULL, NULL, 0, 0, NULL, NULL, 0,
      "after the timed loop, check every received byte of every message (bw, bibw: each message of the window in its own buffer); exit 1 on any Fail"},
     {0, "format", FP_OPT_CHOICE, FIELD(format), "FMT", "text", 0, 0, format_names, NULL, 0,
@@ -195,7 +199,9 @@ static void range_text(const fp_option_t *o, char *out, size_t outlen)
         snprintf(out, outlen, "%.0f to %.0f%s%s", o->min, o->max, o->auto_word ? " or " : "",
                  o->auto_word ? o->auto_word : "");
         break;
-    case FP_OPT_DOUBLE: snprintf(out, outlen, "%g to %g", o->min, o->max); break;
+    case FP_OPT_DOUBLE:
+        snprintf(out, outlen, "%g to %g%s%s", o->min, o->max, o->auto_word ? " or " : "", o->auto_word ? o->auto_word : "");
+        break;
     case FP_OPT_SIZE:
     case FP_OPT_RANGE:
         fp_size_format((size_t)o->min, lo, sizeof lo);
@@ -272,14 +278,17 @@ static int range_store(const fp_option_t *o, const char *value, fp_params_t *par
     return FP_OK;
 }
 
-/* A whole or real number in [min, max] (whole: or the auto word, stored as -1). */
+/* A whole or real number in [min, max] (or the auto word, stored as -1). */
 static int number_store(const fp_option_t *o, const char *value, char *field, const char *name,
                         const char *range, char *err, size_t errlen)
 {
     long whole = 0;
     double real = 0;
-    if (o->type == FP_OPT_LONG && o->auto_word && strcmp(value, o->auto_word) == 0) {
-        *(long *)field = -1;
+    if (o->auto_word && strcmp(value, o->auto_word) == 0) {
+        if (o->type == FP_OPT_LONG)
+            *(long *)field = -1;
+        else
+            *(double *)field = -1.0;
         return FP_OK;
     }
     if (o->type == FP_OPT_LONG && parse_long(value, &whole) != FP_OK)

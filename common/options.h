@@ -8,7 +8,7 @@
 
 typedef enum {
     FP_OPT_FLAG,   /* no value; sets an int to 1 */
-    FP_OPT_LONG,   /* whole number in [min, max], or auto_word -> -1 */
+    FP_OPT_LONG,   /* whole number in [min, max], or auto_word -> -1 (DOUBLE too) */
     FP_OPT_DOUBLE, /* real number in [min, max] */
     FP_OPT_SIZE,   /* byte count with K/M/G/T suffix, in [min, max] */
     FP_OPT_RANGE,  /* MIN:MAX (or MAX) byte counts: writes min_size and max_size */
@@ -28,7 +28,7 @@ typedef struct fp_option {
     const char *default_text; /* parsed like user input at start; NULL: none */
     double min, max;
     const char *const *choices;
-    const char *auto_word; /* LONG: this word stores -1 */
+    const char *auto_word; /* LONG, DOUBLE: this word stores -1 */
     unsigned needs;        /* FP_USES_* bits the benchmark must have */
     const char *help;
 } fp_option_t;

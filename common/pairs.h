@@ -17,6 +17,8 @@ extern const struct fp_metric fp_metric_msgrate, fp_metric_pairs_bandwidth, fp_m
 /* The pairs' header fields (fp_meta_t.family), filled when the family opens. */
 typedef struct fp_pairs_meta {
     const char *pairs; /* fabperf_mbw_mr: "0 (host) -> 2 (host), ..."; NULL otherwise */
+    char sweep[400];   /* the sweeps: mode and the judge's settings; empty otherwise */
+    double min_effect, retest_s; /* the sweeps: --min-effect, --retest-budget (-1 auto) */
     char backend[640]; /* "nccl 2.28.9 (...)"; empty with MPI */
 } fp_pairs_meta_t;
 
@@ -91,6 +93,24 @@ uint32_t fp_pairs_message_round(uint32_t round, int w);
 
 /* The all-pairs sweep of one size (pairs_sweep.c). */
 int fp_pairs_sweep(fp_run_t *run, size_t bytes, fp_row_t *row);
+/* Every rank: one pair alone, a -> b, rank 0 getting a's cell (median, lo, hi, samples) into cell;
+ * or the round of shift index r again, rank 0 getting every rank's cell into all (4 n). */
+int fp_pairs_measure_alone(fp_run_t *run, size_t bytes, int a, int b, double *all, double cell[4]);
+int fp_pairs_measure_shift(fp_run_t *run, size_t bytes, size_t r, double *all);
+
+/* What the judge of one size decided (pairs_judge.c), on rank 0. */
+typedef struct fp_pairs_verdict {
+    int decided;          /* 0: the matrix could not be judged (reason) */
+    unsigned places;      /* FP_PLACES_* */
+    size_t suspects, stands, cleared, undecided, unmeasured;
+    double budget_s, spent_s; /* re-tests: their budget and the time they took */
+    char reason[160];     /* why not decided, or why suspects stay undecided */
+    char first_line[512]; /* the first standing finding */
+} fp_pairs_verdict_t;
+
+/* Every rank: the screen of the matrix (rank 0), the re-test of its suspects, the finding lines and
+ * the judge record. sweep_s: the time the sweep's rounds took (the auto budget's base). */
+int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_pairs_verdict_t *v);
 
 /* Rank 0's records of a sweep (pairs_output.c). */
 /* Every rank keeps the shifts; only rank 0 (with_cells) the cells. */
@@ -99,8 +119,12 @@ void fp_pairs_matrix_close(fp_pairs_matrix_t *m);
 fp_cell_t *fp_pairs_matrix_cell(fp_pairs_matrix_t *m, size_t a, size_t b); /* NULL: not stored */
 void fp_pairs_emit_round(fp_run_t *run, size_t bytes, size_t round, const double *cells4);
 void fp_pairs_emit_matrix(fp_run_t *run, size_t bytes);
-void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *isolated,
-                           int cleared);
+/* A finding and its re-test: alone (its cells measured alone) beside healthy (healthy pairs measured
+ * alone); retested 0: no re-test was possible (no healthy partner). */
+void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *alone,
+                           const fp_cell_t *healthy, fp_retest_t status, int retested);
+/* The judge's record of a size: what could be judged, suspects and their outcomes, the budget. */
+void fp_pairs_emit_judge(fp_run_t *run, size_t bytes, const fp_pairs_verdict_t *v, const fp_judge_summary_t *s);
 /* A cell a -> b that failed an --expect threshold (j: its judgement); j NULL: a closing line saying
  * that `a` cells failed in all. */
 void fp_pairs_emit_threshold(fp_run_t *run, size_t bytes, const fp_judgement_t *j, size_t a, size_t b,

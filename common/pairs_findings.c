@@ -50,26 +50,73 @@ static void json_pairs(FILE *out, const fp_pairs_ctx_t *pc, const fp_finding_t *
     fputc(']', out);
 }
 
-static void json_finding(FILE *out, fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *alone,
-                         int cleared, const char *line)
+static void json_cell(FILE *out, const char *key, const fp_cell_t *c)
 {
-    static const char *const directions[] = {"send", "receive", "both", "one-way", "both-ways"};
+    fprintf(out, ",\"%s\":", key);
+    if (!c || !(c->median > 0)) {
+        fputs("null", out);
+        return;
+    }
+    fputs("{\"value\":", out);
+    fp_json_number_or_null(out, c->median);
+    fputs(",\"ci_lo\":", out);
+    fp_json_number_or_null(out, c->lo);
+    fputs(",\"ci_hi\":", out);
+    fp_json_number_or_null(out, c->hi);
+    fputc('}', out);
+}
+
+static const char *direction_of(const fp_finding_t *f)
+{
+    static const char *const directions[] = {"send", "receive", "both", "one-way", "both-ways", "round"};
+    return f->round_trip && f->kind <= FP_FIND_NODE ? "round-trip" : directions[f->kind];
+}
+
+static const char *kind_word(const fp_finding_t *f)
+{
+    return f->kind == FP_FIND_ROUND ? "slow_round"
+           : f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH ? "slow_link"
+                                                                      : "slow_node";
+}
+
+/* The cells of round a (shift b) as [sender, receiver] names. */
+static void json_round_pairs(FILE *out, const fp_pairs_ctx_t *pc, const fp_finding_t *f)
+{
+    size_t n = pc->matrix.layout.n;
+    int first = 1;
+    fputs(",\"pairs\":[", out);
+    for (size_t i = 0; n <= PAIRS_LISTED_MAX_NODES && i < n; i++)
+        pair(out, pc->name_list, i, (i + (size_t)f->b) % n, &first);
+    fputc(']', out);
+}
+
+static void json_finding(FILE *out, fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *alone,
+                         const fp_cell_t *healthy, fp_retest_t status, const char *why, const char *line)
+{
     const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
-    int link = f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH;
+    int link = f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH, round = f->kind == FP_FIND_ROUND;
     fprintf(out, "{\"type\":\"finding\",\"size\":%zu,\"quantity\":\"%s\",\"unit\":\"%s\",\"kind\":\"%s\","
                  "\"direction\":\"%s\",\"nodes\":[",
-            bytes, pc->kind->quantity == FP_QTY_LATENCY ? "latency" : "bandwidth", fp_pairs_unit(run),
-            link ? "slow_link" : "slow_node", directions[f->kind]);
-    fp_json_string(out, pc->name_list[f->a]);
+            bytes, pc->kind->quantity == FP_QTY_LATENCY ? "latency" : "bandwidth", fp_pairs_unit(run), kind_word(f),
+            direction_of(f));
+    if (!round)
+        fp_json_string(out, pc->name_list[f->a]);
     if (link) {
         fputc(',', out);
         fp_json_string(out, pc->name_list[f->b]);
     }
-    fprintf(out, "],\"ranks\":[%d", f->a);
+    fputs("],\"ranks\":[", out);
+    if (!round)
+        fprintf(out, "%d", f->a);
     if (link)
         fprintf(out, ",%d", f->b);
     fputc(']', out);
-    json_pairs(out, pc, f);
+    if (round) {
+        fprintf(out, ",\"round\":%d,\"shift\":%d", f->a + 1, f->b);
+        json_round_pairs(out, pc, f);
+    } else {
+        json_pairs(out, pc, f);
+    }
     fputs(",\"value\":", out);
     fp_json_number_or_null(out, f->median);
     fputs(",\"ci_lo\":", out);
@@ -78,41 +125,117 @@ static void json_finding(FILE *out, fp_run_t *run, size_t bytes, const fp_findin
     fp_json_number_or_null(out, f->hi);
     fputs(",\"expected\":", out);
     fp_json_number_or_null(out, f->typical);
-    fprintf(out, ",\"cells\":%zu,\"confirmed\":%zu,\"alone\":", f->cells, f->confirmed);
-    if (alone) {
-        fputs("{\"value\":", out);
-        fp_json_number_or_null(out, alone->median);
-        fputs(",\"ci_lo\":", out);
-        fp_json_number_or_null(out, alone->lo);
-        fputs(",\"ci_hi\":", out);
-        fp_json_number_or_null(out, alone->hi);
-        fputc('}', out);
-    } else {
-        fputs("null", out);
-    }
-    fprintf(out, ",\"cleared\":%s,\"message\":", cleared ? "true" : "false");
+    fprintf(out, ",\"cells\":%zu,\"confirmed\":%zu,\"z\":", f->cells, f->confirmed);
+    fp_json_number_or_null(out, f->z);
+    json_cell(out, "alone", alone);
+    json_cell(out, "healthy_alone", healthy);
+    fprintf(out, ",\"status\":\"%s\",\"cleared\":%s,\"why\":", fp_retest_name(status),
+            status == FP_RETEST_CLEARED ? "true" : "false");
+    fp_json_string(out, why);
+    fputs(",\"message\":", out);
     fp_json_string(out, line);
     fputs("}\n", out);
 }
 
-void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *alone, int cleared)
+/* The re-test's sentence. */
+static void retest_why(const fp_run_t *run, const fp_cell_t *alone, const fp_cell_t *healthy, fp_retest_t status,
+                       int retested, int round, char *buf, size_t len)
+{
+    const char *unit = fp_pairs_unit(run);
+    const char *what = round ? "run again" : "alone";
+    const char *base = round ? "a typical round run again" : "healthy pairs alone";
+    if (!retested) {
+        snprintf(buf, len, "not re-measured: no healthy partner to compare with: undecided");
+    } else if (!(alone->median > 0)) {
+        snprintf(buf, len, "not re-measured: the re-test budget was spent: undecided");
+    } else {
+        static const char *const verdicts[] = {
+            "undecided (neither clearly slower nor as fast)",
+            "stands",
+            "cleared (congestion of the sweep, or a transient)",
+        };
+        snprintf(buf, len, "%s %.4g %s [%.4g, %.4g] against %s %.4g %s [%.4g, %.4g] (%.2f x): %s", what,
+                 alone->median, unit, alone->lo, alone->hi, base, healthy->median, unit, healthy->lo, healthy->hi,
+                 alone->median / healthy->median, verdicts[status]);
+    }
+}
+
+void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *alone,
+                           const fp_cell_t *healthy, fp_retest_t status, int retested)
 {
     FILE *out = out_of(run);
     const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
-    char line[1024], tail[256] = "";
+    char line[1024], why[400];
     if (!out)
         return;
     fp_finding_format(f, pc->name_list, fp_pairs_unit(run), line, sizeof line);
-    if (alone)
-        snprintf(tail, sizeof tail, "; alone: %.4g %s [%.4g, %.4g]: %s", alone->median, fp_pairs_unit(run), alone->lo,
-                 alone->hi, cleared ? "cleared, congestion of the sweep" : "stands");
+    retest_why(run, alone, healthy, status, retested, f->kind == FP_FIND_ROUND, why, sizeof why);
     flockfile(out);
     if (run->report->format == FP_FORMAT_JSON) {
-        char full[1300];
-        snprintf(full, sizeof full, "%s%s", line, tail);
-        json_finding(out, run, bytes, f, alone, cleared, full);
+        char full[1500];
+        snprintf(full, sizeof full, "%s; %s", line, why);
+        json_finding(out, run, bytes, f, alone, healthy, status, why, full);
     } else {
-        fprintf(out, "# finding at %zu bytes: %s%s\n", bytes, line, tail);
+        fprintf(out, "# finding at %zu bytes: %s; %s\n", bytes, line, why);
+    }
+    funlockfile(out);
+    fflush(out);
+}
+
+static void places_list(FILE *out, unsigned places, int round_trip)
+{
+    static const char *const names[] = {"sender", "receiver", "link"};
+    int first = 1;
+    fputc('[', out);
+    for (int k = 0; k < 3; k++)
+        if ((places & (1u << k)) && !(round_trip && k == 1)) {
+            fprintf(out, "%s\"%s\"", first ? "" : ",", round_trip && k == 0 ? "node" : names[k]);
+            first = 0;
+        }
+    fputc(']', out);
+}
+
+void fp_pairs_emit_judge(fp_run_t *run, size_t bytes, const fp_pairs_verdict_t *v, const fp_judge_summary_t *s)
+{
+    static const char *const modes[] = {"shift", "isolated", "sampled"};
+    FILE *out = out_of(run);
+    const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    int round_trip = run->params.pairs_mode == FP_PAIRS_ISOLATED && pc->kind->quantity == FP_QTY_LATENCY;
+    if (!out)
+        return;
+    flockfile(out);
+    if (run->report->format == FP_FORMAT_JSON) {
+        fprintf(out, "{\"type\":\"judge\",\"size\":%zu,\"quantity\":\"%s\",\"unit\":\"%s\",\"mode\":\"%s\","
+                     "\"nodes\":%zu,\"decided\":%s,\"reason\":",
+                bytes, pc->kind->quantity == FP_QTY_LATENCY ? "latency" : "bandwidth", fp_pairs_unit(run),
+                modes[run->params.pairs_mode], pc->matrix.layout.n, v->decided ? "true" : "false");
+        fp_json_string(out, v->reason);
+        fputs(",\"places\":", out);
+        places_list(out, v->places, round_trip);
+        fprintf(out, ",\"suspects\":%zu,\"stands\":%zu,\"cleared\":%zu,\"undecided\":%zu,\"budget_s\":", v->suspects,
+                v->stands, v->cleared, v->undecided);
+        fp_json_number_or_null(out, v->budget_s);
+        fputs(",\"spent_s\":", out);
+        fp_json_number_or_null(out, v->spent_s);
+        fputs(",\"min_effect\":", out);
+        fp_json_number_or_null(out, run->params.pairs_min_effect);
+        fputs(",\"noise\":", out);
+        fp_json_number_or_null(out, s->sigma);
+        fputs(",\"z_node\":", out);
+        fp_json_number_or_null(out, s->z_node);
+        fputs(",\"z_link\":", out);
+        fp_json_number_or_null(out, s->z_link);
+        fputs("}\n", out);
+    } else if (!v->decided) {
+        fprintf(out, "# judge at %zu bytes: %s: no finding can be claimed, and none is excluded\n", bytes, v->reason);
+    } else {
+        fprintf(out,
+                "# judge at %zu bytes: %zu nodes, cell noise %.1f %%, screen z <= -%.2f (nodes) -%.2f (links), "
+                "effects >= %.0f %%; %zu suspect(s), re-tested in %.1f s of a %.1f s budget: %zu stand, %zu "
+                "cleared, %zu undecided%s%s\n",
+                bytes, pc->matrix.layout.n, 100.0 * (exp(s->sigma) - 1.0), s->z_node, s->z_link,
+                100.0 * run->params.pairs_min_effect, v->suspects, v->spent_s, v->budget_s, v->stands, v->cleared,
+                v->undecided, v->reason[0] ? "; " : "", v->reason);
     }
     funlockfile(out);
     fflush(out);

@@ -121,6 +121,30 @@ static int describe_pairs(fp_pairs_ctx_t *pc)
 
 static int reduce_mean_over_senders(fp_run_t *run, size_t n, double *dst);
 
+/* The header's sweep line: how pairs are measured and what the judge needs and claims. */
+static void describe_sweep(const fp_run_t *run, fp_pairs_ctx_t *pc)
+{
+    static const char *const modes[] = {
+        "shift: in round k every rank sends to rank + k while receiving from rank - k, all at once",
+        "isolated: one pair at a time, every ordered pair",
+        "sampled: a few shift rounds (at least 3) with their reverses",
+    };
+    char budget[64];
+    const fp_params_t *p = &run->params;
+    int latency_isolated = p->pairs_mode == FP_PAIRS_ISOLATED && pc->kind->quantity == FP_QTY_LATENCY;
+    if (p->pairs_retest_s >= 0)
+        snprintf(budget, sizeof budget, "%g s", p->pairs_retest_s);
+    else
+        snprintf(budget, sizeof budget, "auto (twice the sweep's time, at least 10 s)");
+    snprintf(pc->meta.sweep, sizeof pc->meta.sweep,
+             "%s; judge: at least %d nodes, slowdowns of %g %% or more, suspects re-measured alone beside healthy "
+             "pairs within %s per size",
+             latency_isolated ? "isolated: one pair at a time, every unordered pair (a round trip)" : modes[p->pairs_mode],
+             FP_JUDGE_MIN_NODES, 100.0 * p->pairs_min_effect, budget);
+    pc->meta.min_effect = p->pairs_min_effect;
+    pc->meta.retest_s = p->pairs_retest_s;
+}
+
 static int pairs_open(fp_run_t *run)
 {
     fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
@@ -138,6 +162,8 @@ static int pairs_open(fp_run_t *run)
     FP_CHECK(gather_names(run, pc));
     if (multi && run->ctx.rank == 0)
         FP_CHECK(describe_pairs(pc));
+    if (!multi)
+        describe_sweep(run, pc);
     return FP_OK;
 }
 

@@ -19,6 +19,8 @@ static void pairs_text_meta(FILE *out, const fp_meta_t *m)
         fprintf(out, "# pairs: %s\n", p->pairs);
     if (p && p->backend[0]) /* NCCL: what moved the data */
         fprintf(out, "# backend: %s\n", p->backend);
+    if (p && p->sweep[0])
+        fprintf(out, "# sweep: %s\n", p->sweep);
 }
 
 static void pairs_json_meta(FILE *out, const fp_meta_t *m)
@@ -31,6 +33,19 @@ static void pairs_json_meta(FILE *out, const fp_meta_t *m)
     if (p && p->backend[0]) {
         fputs(",\"backend\":", out);
         fp_json_string(out, p->backend);
+    }
+    if (p && p->sweep[0]) {
+        fputs(",\"sweep\":", out);
+        fp_json_string(out, p->sweep);
+        fputs(",\"judge\":{\"min_nodes\":", out);
+        fprintf(out, "%d,\"min_effect\":", FP_JUDGE_MIN_NODES);
+        fp_json_number_or_null(out, p->min_effect);
+        fputs(",\"retest_budget_s\":", out);
+        if (p->retest_s >= 0)
+            fp_json_number_or_null(out, p->retest_s);
+        else
+            fputs("\"auto\"", out);
+        fputs("}", out);
     }
 }
 

@@ -1,6 +1,6 @@
 /* The all-pairs sweep of one size: rounds of pairs measured at once (or one pair at a time), each
  * rank's own samples making its cell as sender, gathered by rank 0 round by round and streamed;
- * then the judgement, suspects re-measured alone, --expect per cell, and the size's row. Memory:
+ * then the judgement (pairs_judge.c), --expect per cell, and the size's row. Memory:
  * one round of cells on rank 0 while gathering, plus the store of the measured shifts. */
 #include <math.h>
 #include <stdlib.h>
@@ -10,9 +10,6 @@
 #include "guard.h"
 #include "pairs.h"
 
-#define MAX_FINDINGS 256
-#define MAX_RECHECK 3      /* cells of a suspect node re-measured alone */
-#define MAX_RECHECK_ALL 64 /* cells re-measured per size */
 #define MAX_THRESHOLD_LINES 20
 
 /* This rank's cell as sender after a measurement: median, CI and sample count (NAN: sent nothing). */
@@ -87,6 +84,14 @@ static void store_cell(fp_pairs_matrix_t *m, size_t a, size_t b, const double *c
     m->samples[cell - m->cells] = c[3];
 }
 
+int fp_pairs_measure_shift(fp_run_t *run, size_t bytes, size_t r, double *all)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    size_t n = (size_t)ctx->nranks, k = fp_pairs_ctx(ctx)->matrix.layout.shift[r];
+    set_partners(ctx, (int)(((size_t)ctx->rank + k) % n), (int)(((size_t)ctx->rank + n - k) % n));
+    return measure_round(run, bytes, all);
+}
+
 /* Shift rounds: every rank sends to rank + k and receives from rank - k, all at once. */
 static int sweep_shifts(fp_run_t *run, size_t bytes, double *all)
 {
@@ -95,8 +100,7 @@ static int sweep_shifts(fp_run_t *run, size_t bytes, double *all)
     size_t n = (size_t)ctx->nranks;
     for (size_t r = 0; r < m->layout.nshifts; r++) {
         size_t k = m->layout.shift[r];
-        set_partners(ctx, (int)(((size_t)ctx->rank + k) % n), (int)(((size_t)ctx->rank + n - k) % n));
-        FP_CHECK(measure_round(run, bytes, all));
+        FP_CHECK(fp_pairs_measure_shift(run, bytes, r, all));
         if (ctx->rank != 0)
             continue;
         for (size_t i = 0; i < n; i++)
@@ -108,7 +112,7 @@ static int sweep_shifts(fp_run_t *run, size_t bytes, double *all)
 
 /* One pair alone, a -> b (latency: a pings b); the others take part in the sampler's barriers
  * only. Rank 0 gets a's cell into cell[4]. */
-static int measure_alone(fp_run_t *run, size_t bytes, int a, int b, double *all, double cell[4])
+int fp_pairs_measure_alone(fp_run_t *run, size_t bytes, int a, int b, double *all, double cell[4])
 {
     fp_ctx_t *ctx = &run->ctx;
     set_partners(ctx, ctx->rank == a ? b : -1, ctx->rank == b ? a : -1);
@@ -129,108 +133,12 @@ static int sweep_isolated(fp_run_t *run, size_t bytes, double *all)
         size_t a, b;
         double cell[4];
         fp_pairs_isolated_pair(n, unordered, s, &a, &b);
-        FP_CHECK(measure_alone(run, bytes, (int)a, (int)b, all, cell));
+        FP_CHECK(fp_pairs_measure_alone(run, bytes, (int)a, (int)b, all, cell));
         if (ctx->rank != 0)
             continue;
         store_cell(&pc->matrix, a, b, cell);
         if (unordered)
             store_cell(&pc->matrix, b, a, cell);
-    }
-    return FP_OK;
-}
-
-/* A finding stands in isolation when most re-measured cells still lie wholly on the bad side of
- * the midpoint (geometric mean) of the value the sweep measured and the value the matrix predicted:
- * a cell that recovers more than half-way when alone was slowed by the sweep's other traffic.
- * isolated[] gets the medians of their medians and bounds. */
-static int stands_alone(const fp_pairs_ctx_t *pc, const fp_finding_t *f, const double *cells, const int *pairs,
-                        size_t count, int role, fp_cell_t *isolated)
-{
-    double med[2 * MAX_RECHECK + 2], lo[2 * MAX_RECHECK + 2], hi[2 * MAX_RECHECK + 2];
-    size_t bad = 0, m = 0;
-    int higher = pc->kind->quantity == FP_QTY_RATE;
-    double midpoint = sqrt(f->typical * f->median);
-    for (size_t i = 0; i < count; i++) {
-        const double *c = &cells[4 * i];
-        if (!((role & 1) && pairs[2 * i] == f->a) && !((role & 2) && pairs[2 * i + 1] == f->a) && role != 3)
-            continue;
-        med[m] = c[0], lo[m] = c[1], hi[m++] = c[2];
-        bad += higher ? c[2] < midpoint : c[1] > midpoint;
-    }
-    isolated->median = fp_median_finite(med, m);
-    isolated->lo = fp_median_finite(lo, m);
-    isolated->hi = fp_median_finite(hi, m);
-    return m > 0 && 2 * bad > m;
-}
-
-/* A node slow both ways is re-judged per direction: the one that recovers alone is dropped. */
-static int node_stands_alone(const fp_pairs_ctx_t *pc, fp_finding_t *f, const double *cells, const int *pairs,
-                             size_t count, fp_cell_t *isolated)
-{
-    if (f->kind != FP_FIND_NODE)
-        return stands_alone(pc, f, cells, pairs, count, 3, isolated);
-    fp_cell_t as_sender, as_receiver;
-    int s = stands_alone(pc, f, cells, pairs, count, 1, &as_sender);
-    int r = stands_alone(pc, f, cells, pairs, count, 2, &as_receiver);
-    if (s != r)
-        f->kind = s ? FP_FIND_SENDER : FP_FIND_RECEIVER;
-    *isolated = s || !r ? as_sender : as_receiver;
-    return s || r;
-}
-
-/* Every rank: rank 0's suspects of this size re-measured one pair at a time; returns on rank 0
- * the cells into out (4 per pair). pairs: 2 per suspect, significant on rank 0. */
-static int recheck(fp_run_t *run, size_t bytes, int *pairs, int count, double *out, double *all)
-{
-    FP_MPI_CHECK(MPI_Bcast(&count, 1, MPI_INT, 0, run->ctx.comm));
-    FP_MPI_CHECK(MPI_Bcast(pairs, 2 * count, MPI_INT, 0, run->ctx.comm));
-    for (int i = 0; i < count; i++)
-        FP_CHECK(measure_alone(run, bytes, pairs[2 * i], pairs[2 * i + 1], all, &out[4 * i]));
-    return FP_OK;
-}
-
-/* Rank 0: the findings of the matrix and, for each, its cells to re-measure alone (none in
- * isolated mode, where every cell was measured alone). first[i]: finding i's first pair. */
-static int find_suspects(fp_run_t *run, fp_finding_t *found, size_t *nfound, int *pairs, int *first, size_t *total)
-{
-    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
-    int alone = run->params.pairs_mode == FP_PAIRS_ISOLATED;
-    *total = 0;
-    fp_judge_opts_t o = {.higher_is_better = pc->kind->quantity == FP_QTY_RATE, .with_rounds = !alone};
-    if (fp_outliers_find(&pc->matrix.layout, pc->matrix.cells, &o, found, MAX_FINDINGS, nfound, NULL) != 0)
-        return fp_fail("out of memory judging the %zu x %zu matrix", pc->matrix.layout.n, pc->matrix.layout.n);
-    *nfound = *nfound < MAX_FINDINGS ? *nfound : MAX_FINDINGS;
-    for (size_t i = 0; i < *nfound; i++) {
-        first[i] = (int)*total;
-        if (!alone)
-            *total += fp_pairs_suspects(&pc->matrix.layout, &found[i], MAX_RECHECK, pairs + 2 * *total,
-                                        MAX_RECHECK_ALL - *total);
-    }
-    first[*nfound] = (int)*total;
-    return FP_OK;
-}
-
-/* Rank 0: the judgement of the matrix; every rank: the re-measurement of its suspects. Rank 0 gets
- * the findings that stand in *standing, and the first one's line in first_line. */
-static int judge(fp_run_t *run, size_t bytes, double *all, size_t *standing, char *first_line, size_t len)
-{
-    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
-    static fp_finding_t found[MAX_FINDINGS];
-    int pairs[2 * MAX_RECHECK_ALL], first[MAX_FINDINGS + 1];
-    double cells[4 * MAX_RECHECK_ALL];
-    size_t nfound = 0, total = 0;
-    *standing = 0;
-    if (run->ctx.rank == 0) /* a failure here ends the job (MPI_Abort): the others wait in recheck */
-        FP_CHECK(find_suspects(run, found, &nfound, pairs, first, &total));
-    FP_CHECK(recheck(run, bytes, pairs, (int)total, cells, all));
-    for (size_t i = 0; run->ctx.rank == 0 && i < nfound; i++) {
-        fp_cell_t isolated;
-        size_t count = (size_t)(first[i + 1] - first[i]);
-        int cleared = count > 0 &&
-                      !node_stands_alone(pc, &found[i], cells + 4 * first[i], pairs + 2 * first[i], count, &isolated);
-        fp_pairs_emit_finding(run, bytes, &found[i], count ? &isolated : NULL, cleared);
-        if (!cleared && (*standing)++ == 0)
-            fp_finding_format(&found[i], pc->name_list, fp_pairs_unit(run), first_line, len);
     }
     return FP_OK;
 }
@@ -273,24 +181,34 @@ static void judge_cells(fp_run_t *run, size_t bytes, fp_judgement_t *size_j)
     }
 }
 
-/* Rank 0: "uniform" at this size: a fail when a finding stands after the re-measurement. */
-static void judge_uniform(fp_run_t *run, size_t bytes, size_t standing, const char *first_line, fp_judgement_t *j)
+/* Rank 0: "uniform" at this size: a fail when a finding stands after its re-test; inconclusive when
+ * the matrix could not be judged or a suspect stays undecided; a pass only when every suspect was
+ * cleared by its re-test. */
+static void judge_uniform(fp_run_t *run, size_t bytes, const fp_pairs_verdict_t *pv, fp_judgement_t *j)
 {
     const fp_expect_term_t *t = fp_expect_uniform(&run->params.expect, bytes);
     if (!t)
         return;
     size_t used = strlen(j->expect), rused = strlen(j->reason);
     snprintf(j->expect + used, sizeof j->expect - used, "%s%s", used ? "; " : "", t->text);
-    fp_verdict_t v = standing ? FP_VERDICT_FAIL : FP_VERDICT_PASS;
+    fp_verdict_t v = pv->stands ? FP_VERDICT_FAIL
+                     : !pv->decided || pv->undecided ? FP_VERDICT_INCONCLUSIVE
+                                                     : FP_VERDICT_PASS;
     if (v > j->verdict) {
         j->verdict = v;
         j->threshold = NAN; /* no threshold decided it */
     }
-    if (standing)
-        snprintf(j->reason + rused, sizeof j->reason - rused, "%s%zu finding(s) stand: %s", rused ? "; " : "",
-                 standing, first_line);
+    char *r = j->reason + rused;
+    size_t left = sizeof j->reason - rused;
+    const char *sep = rused ? "; " : "";
+    if (pv->stands)
+        snprintf(r, left, "%s%zu finding(s) stand: %s", sep, pv->stands, pv->first_line);
+    else if (!pv->decided)
+        snprintf(r, left, "%scannot judge: %s", sep, pv->reason);
+    else if (pv->undecided)
+        snprintf(r, left, "%s%zu suspect(s) undecided%s%s", sep, pv->undecided, pv->reason[0] ? ": " : "", pv->reason);
     else
-        snprintf(j->reason + rused, sizeof j->reason - rused, "%sno finding stands", rused ? "; " : "");
+        snprintf(r, left, "%sno finding stands (%zu suspect(s) cleared alone)", sep, pv->cleared);
 }
 
 /* Rank 0: the size's row from the cells' medians (its samples: the cells). */
@@ -340,20 +258,19 @@ static int sweep_open(fp_run_t *run, double **all)
 
 /* After the rounds: the matrix, the findings (suspects re-measured by every rank), and on rank 0
  * --expect over every cell and "uniform", then the row. */
-static int sweep_close(fp_run_t *run, size_t bytes, double *all, fp_row_t *row)
+static int sweep_close(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_row_t *row)
 {
     fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
-    size_t standing;
-    char first_line[160] = "";
+    static fp_pairs_verdict_t verdict;
     if (run->ctx.rank == 0)
         fp_pairs_emit_matrix(run, bytes);
-    FP_CHECK(judge(run, bytes, all, &standing, first_line, sizeof first_line));
+    FP_CHECK(fp_pairs_judge(run, bytes, sweep_s, all, &verdict));
     if (run->ctx.rank != 0)
         return FP_OK;
     memset(&pc->judgement, 0, sizeof pc->judgement);
     pc->judgement.threshold = NAN;
     judge_cells(run, bytes, &pc->judgement);
-    judge_uniform(run, bytes, standing, first_line, &pc->judgement);
+    judge_uniform(run, bytes, &verdict, &pc->judgement);
     row->judged = &pc->judgement;
     return fill_row(run, bytes, row);
 }
@@ -372,10 +289,12 @@ int fp_pairs_sweep(fp_run_t *run, size_t bytes, fp_row_t *row)
     pc->traffic = 0;
     pc->batch = 0; /* the first round chooses it */
     int rc = sweep_open(run, &all);
+    double start = MPI_Wtime();
     if (rc == FP_OK)
         rc = run->params.pairs_mode == FP_PAIRS_ISOLATED ? sweep_isolated(run, bytes, all) : sweep_shifts(run, bytes, all);
+    double sweep_s = MPI_Wtime() - start;
     if (rc == FP_OK)
-        rc = sweep_close(run, bytes, all, row);
+        rc = sweep_close(run, bytes, sweep_s, all, row);
     row->traffic_bytes = pc->traffic;
     fp_pairs_matrix_close(&pc->matrix);
     free(all);
