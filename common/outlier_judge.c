@@ -124,7 +124,7 @@ static int judge_open(judge_t *J, const fp_shifts_t *L, const fp_cell_t *cells, 
     if (fp_median_polish(L, J->g, POLISH_ITERATIONS, o->with_rounds && L->nshifts >= FP_JUDGE_MIN_CELLS, &J->p))
         return -1;
     J->sigma = noise_sd(J);
-    J->z_node = bound(2 * n);
+    J->z_node = FP_NODE_Z;
     J->z_link = bound(measured);
     J->z_round = bound(L->nshifts);
     return 0;
@@ -349,10 +349,11 @@ static int add_link_findings(judge_t *J, const unsigned char *slow, const unsign
     for (size_t k = 0; k < J->ncells; k++) {
         size_t a = k % n, b = (a + J->L.shift[k / n]) % n, back = cell_index(J, b, a);
         double z, z_back = 0;
-        if ((slow[a] & 1) || (slow[b] & 2) || slow_round[k / n] || !link_slow(J, k, &z))
+        (void)slow_round; /* a cell is judged against its own round's level: a slow link inside a slow round
+                           * still stands out of it */
+        if ((slow[a] & 1) || (slow[b] & 2) || !link_slow(J, k, &z))
             continue;
-        int both = !(slow[b] & 1) && !(slow[a] & 2) && back != (size_t)-1 && !slow_round[back / n] &&
-                   link_slow(J, back, &z_back);
+        int both = !(slow[b] & 1) && !(slow[a] & 2) && back != (size_t)-1 && link_slow(J, back, &z_back);
         if (both && b < a)
             continue; /* reported with b -> a */
         fp_finding_t f = {.kind = both ? FP_FIND_LINK_BOTH : FP_FIND_LINK, .a = (int)a, .b = (int)b};

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""judge-power: the all-pairs judge measured against known faults.
+
+Runs clean and faulty sweeps (fabperf_allpairs or fabperf_allpairs_lat with --expect uniform) on
+oversubscribed local ranks, the faults injected by tests/faults/libfpslow.so (one rank slow as
+sender or receiver, or one link, by a factor), and prints per mode, rank count and fault: the
+false-alarm rate of clean sweeps (a finding stands), the detection rate (the fault named exactly,
+standing) and the misattribution rate (a standing finding that names anything else), with the
+undecided sweeps counted apart. Goals: false alarms at most 5 %, 10x found in 95 %, 2x in 80 % from
+6 ranks, never another node named. With --check the exit status is 1 when a goal is missed.
+
+Usage: bench/judge-power.py --build BUILD_DIR [--ranks 4,6,8,16] [--modes shift,isolated,sampled]
+       [--faults sender,receiver,link] [--factors 10,2,1.2] [--clean N] [--repeats N]
+       [--program allpairs|allpairs_lat] [--log FILE] [--check]
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+GOALS = {10.0: 0.95, 2.0: 0.80}
+
+
+def parse_args():
+    p = argparse.ArgumentParser(prog="judge-power", description=__doc__.split("\n\n")[0])
+    p.add_argument("--build", required=True, help="a configured and built fabperf tree")
+    p.add_argument("--ranks", default="4,6,8,16")
+    p.add_argument("--modes", default="shift,isolated,sampled")
+    p.add_argument("--faults", default="sender,receiver,link")
+    p.add_argument("--factors", default="10,2,1.2")
+    p.add_argument("--clean", type=int, default=10, help="clean sweeps per mode and rank count")
+    p.add_argument("--repeats", type=int, default=5, help="sweeps per fault, mode and rank count")
+    p.add_argument("--program", default="allpairs", choices=["allpairs", "allpairs_lat"])
+    p.add_argument("--size", default="128K")
+    p.add_argument("--log", help="append every sweep's outcome as a JSON line here")
+    p.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
+    return p.parse_args()
+
+
+def sweep(args, np, mode, fault):
+    """One sweep; fault: None or (as, rank, peer, factor). Returns its records and exit status."""
+    build = os.path.abspath(args.build)
+    env = []
+    if fault:
+        as_, rank, peer, factor = fault
+        env = ["env", f"LD_PRELOAD={build}/tests/faults/libfpslow.so", f"FP_SLOW_RANK={rank}",
+               f"FP_SLOW_AS={as_}", f"FP_SLOW_PEER={peer}", f"FP_SLOW_FACTOR={factor}"]
+    if args.program == "allpairs":
+        measure = ["-m", f"{args.size}:{args.size}", "-W", "8", "-i", "20", "-x", "2"]
+    else:
+        measure = ["-m", "8:8", "-i", "200", "-x", "20"]
+    cmd = [f"{build}/tests/launch.sh", str(np), "sm"] + env + [
+        f"{build}/pairs/fabperf_{args.program}"] + measure + [
+        "--mode", mode, "--rounds", "2", "--expect", "uniform", "--format", "json"]
+    with tempfile.TemporaryFile() as out:
+        rc = subprocess.call(cmd, stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, timeout=600)
+        out.seek(0)
+        records = []
+        for line in out.read().decode(errors="replace").splitlines():
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                pass
+    return records, rc
+
+
+def names_fault(f, fault, latency_round_trip):
+    """Whether a standing finding names exactly the injected fault."""
+    as_, rank, peer, _ = fault
+    if as_ == "link":
+        return f["kind"] == "slow_link" and f["ranks"] in ([rank, peer], [peer, rank]) and (
+            f["direction"] in ("one-way", "both-ways") if latency_round_trip else f["ranks"][0] == rank)
+    if f["kind"] != "slow_node" or f["ranks"] != [rank]:
+        return False
+    want = {"sender": ("send", "both"), "receiver": ("receive", "both")}[as_]
+    return f["direction"] in want or f["direction"] == "round-trip"
+
+
+def outcome(records, rc, fault, mode, program):
+    standing = [r for r in records if r.get("type") == "finding" and r.get("status") == "stands"]
+    judges = [r for r in records if r.get("type") == "judge"]
+    complete = any(r.get("type") == "end" and r.get("status") == "complete" for r in records)
+    undecided = any(not j["decided"] or j["undecided"] for j in judges)
+    round_trip = mode == "isolated" and program == "allpairs_lat"
+    right = [f for f in standing if fault and names_fault(f, fault, round_trip)]
+    return {"complete": complete and bool(judges), "exit": rc, "stands": len(standing), "found": bool(right),
+            "other": len(standing) - len(right) > 0, "undecided": undecided}
+
+
+def main():
+    args = parse_args()
+    ranks = [int(x) for x in args.ranks.split(",")]
+    modes = args.modes.split(",")
+    factors = [float(x) for x in args.factors.split(",")]
+    faults = args.faults.split(",")
+    log = open(args.log, "a") if args.log else None
+    missed = []
+    print(f"{'mode':<9} {'ranks':>5} {'fault':<9} {'factor':>6} {'sweeps':>6} {'undecided':>9} "
+          f"{'found':>7} {'other named':>11} {'false alarm':>11}")
+    started = time.time()
+    for np in ranks:
+        for mode in modes:
+            cases = [(None, 1.0)] + [(a, f) for a in faults for f in factors]
+            for as_, factor in cases:
+                count = args.clean if as_ is None else args.repeats
+                tally = {"n": 0, "undecided": 0, "found": 0, "other": 0, "incomplete": 0}
+                for k in range(count):
+                    rank = (k * 3 + 1) % np  # the slow rank moves around, rank 0 included
+                    fault = (as_, rank, (rank + 1 + k) % np if (rank + 1 + k) % np != rank else (rank + 2) % np,
+                             factor) if as_ else None
+                    records, rc = sweep(args, np, mode, fault)
+                    o = outcome(records, rc, fault, mode, args.program)
+                    tally["n"] += 1
+                    tally["incomplete"] += not o["complete"]
+                    tally["undecided"] += o["undecided"]
+                    tally["found"] += o["found"]
+                    tally["other"] += o["other"]
+                    if log:
+                        log.write(json.dumps({"program": args.program, "ranks": np, "mode": mode, "fault": fault,
+                                              **o}) + "\n")
+                        log.flush()
+                n = tally["n"]
+                pct = lambda x: f"{100.0 * x / n:6.1f}%"
+                if as_ is None:
+                    print(f"{mode:<9} {np:>5} {'clean':<9} {'':>6} {n:>6} {tally['undecided']:>9} {'':>7} {'':>11} "
+                          f"{pct(tally['other']):>11}", flush=True)
+                    if tally["other"] > 0.05 * n:
+                        missed.append(f"{mode} {np} clean: false alarms {tally['other']} of {n}")
+                else:
+                    print(f"{mode:<9} {np:>5} {as_:<9} {factor:>5g}x {n:>6} {tally['undecided']:>9} "
+                          f"{pct(tally['found']):>7} {pct(tally['other']):>11} {'':>11}", flush=True)
+                    need = GOALS.get(factor, 0.0) if (factor >= 10 or np >= 6) else 0.0
+                    if tally["found"] < need * n:
+                        missed.append(f"{mode} {np} {as_} {factor:g}x: found {tally['found']} of {n}")
+                    if factor >= 2 and tally["other"]:
+                        missed.append(f"{mode} {np} {as_} {factor:g}x: another element named in {tally['other']}")
+                if tally["incomplete"]:
+                    missed.append(f"{mode} {np} {as_ or 'clean'}: {tally['incomplete']} sweep(s) did not complete")
+    print(f"# {time.time() - started:.0f} s; goals missed: {len(missed)}")
+    for m in missed:
+        print(f"#   {m}")
+    return 1 if args.check and missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
