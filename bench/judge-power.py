@@ -47,7 +47,9 @@ def sweep(args, np, mode, fault):
     env = []
     if fault:
         as_, rank, peer, factor = fault
-        env = ["env", f"LD_PRELOAD={build}/tests/faults/libfpslow.so", f"FP_SLOW_RANK={rank}",
+        # an instrumented (sanitizer) build must not insist on coming first in the preload order
+        asan = os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+        env = ["env", f"LD_PRELOAD={build}/tests/faults/libfpslow.so", f"ASAN_OPTIONS={asan}", f"FP_SLOW_RANK={rank}",
                f"FP_SLOW_AS={as_}", f"FP_SLOW_PEER={peer}", f"FP_SLOW_FACTOR={factor}"]
     if args.program == "allpairs":
         measure = ["-m", f"{args.size}:{args.size}", "-W", "8", "-i", "20", "-x", "2"]

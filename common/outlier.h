@@ -89,6 +89,8 @@ typedef struct fp_finding {
     size_t cells, confirmed; /* cells concerned; of them, CI wholly on the bad side */
     double z;                /* the screen's standardized effect (negative: slow); orders re-tests */
     int round_trip;          /* cells are round trips of unordered pairs: no direction to claim */
+    int of_round;            /* a link: 1 + the slow round whose lowest cell it is (its re-test tells
+                              * the link from the round's congestion); 0 otherwise */
 } fp_finding_t;
 
 typedef struct fp_judge_opts {

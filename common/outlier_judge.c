@@ -30,6 +30,7 @@ typedef struct judge {
     double min_log;   /* log(1 - min_effect): the largest effect that is material */
     double z_node, z_link, z_round;
     double center[2]; /* typical sender and receiver effects */
+    unsigned char *taken; /* cells already a suspect (a slow round's lowest) */
 } judge_t;
 
 static double goodness(const judge_t *J, double x)
@@ -103,7 +104,8 @@ static int judge_open(judge_t *J, const fp_shifts_t *L, const fp_cell_t *cells, 
     J->g = malloc((ncells + 1) * sizeof(double));
     J->g_best = malloc((ncells + 1) * sizeof(double));
     J->scratch = malloc((ncells > nscratch ? ncells : nscratch) * sizeof(double));
-    if (!J->round_of || !J->g || !J->g_best || !J->scratch)
+    J->taken = calloc(ncells + 1, 1);
+    if (!J->round_of || !J->g || !J->g_best || !J->scratch || !J->taken)
         return -1;
     for (size_t k = 0; k < n; k++)
         J->round_of[k] = -1;
@@ -136,6 +138,7 @@ static void judge_close(judge_t *J)
     free(J->g);
     free(J->g_best);
     free(J->scratch);
+    free(J->taken);
     fp_polish_free(&J->p);
 }
 
@@ -222,6 +225,8 @@ static void node_finding(judge_t *J, size_t i, unsigned slow, size_t *idx, fp_fi
     }
 }
 
+static void set_cell(const fp_cell_t *c, double *median, double *lo, double *hi);
+
 typedef struct finding_list {
     fp_finding_t *items;
     size_t count, capacity;
@@ -291,6 +296,32 @@ static int add_node_findings(judge_t *J, const unsigned char *slow, const double
     return 0;
 }
 
+/* The lowest cell of slow round r, against the fit without the round's effect, as a link suspect:
+ * a slow link slows the pairs that share the cores or wires with it, so its round stands out as a
+ * whole and the link not within it. Its re-test alone tells the link from the round's congestion. */
+static int add_round_low_cell(judge_t *J, size_t r, finding_list_t *l)
+{
+    size_t n = J->n, low = (size_t)-1;
+    double worst = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = r * n + i;
+        double e = J->g[k] - (predict(J, k, 0) - J->p.round[r]);
+        if (isfinite(e) && e < J->min_log && (low == (size_t)-1 || e < worst))
+            low = k, worst = e;
+    }
+    if (low == (size_t)-1)
+        return 0;
+    size_t a = low % n, b = (a + J->L.shift[r]) % n;
+    fp_finding_t f = {.kind = FP_FIND_LINK, .a = (int)a, .b = (int)b, .cells = 1, .confirmed = 1, .of_round = (int)r + 1};
+    set_cell(&J->cells[low], &f.median, &f.lo, &f.hi);
+    f.median2 = f.lo2 = f.hi2 = NAN;
+    f.typical = value_of(J, predict(J, low, 0) - J->p.round[r]);
+    f.z = J->sigma > 0 ? worst / J->sigma : -INFINITY;
+    f.round_trip = J->o.round_trip;
+    J->taken[low] = 1;
+    return list_add(l, &f);
+}
+
 /* Whole rounds below the others: slow_round[r] set. */
 static int add_round_findings(judge_t *J, unsigned char *slow_round, size_t *idx, finding_list_t *l)
 {
@@ -317,7 +348,7 @@ static int add_round_findings(judge_t *J, unsigned char *slow_round, size_t *idx
         if (2 * f.confirmed <= f.cells)
             continue;
         slow_round[r] = 1;
-        if (list_add(l, &f))
+        if (list_add(l, &f) || add_round_low_cell(J, r, l))
             return -1;
     }
     return 0;
@@ -351,7 +382,7 @@ static int add_link_findings(judge_t *J, const unsigned char *slow, const unsign
         double z, z_back = 0;
         (void)slow_round; /* a cell is judged against its own round's level: a slow link inside a slow round
                            * still stands out of it */
-        if ((slow[a] & 1) || (slow[b] & 2) || !link_slow(J, k, &z))
+        if ((slow[a] & 1) || (slow[b] & 2) || J->taken[k] || !link_slow(J, k, &z))
             continue;
         int both = !(slow[b] & 1) && !(slow[a] & 2) && back != (size_t)-1 && link_slow(J, back, &z_back);
         if (both && b < a)

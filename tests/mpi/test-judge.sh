@@ -1,0 +1,78 @@
+#!/bin/sh
+# The all-pairs judge against known faults (tests/faults/slow.c delays when a rank sees its data
+# arrive, so only the faulty direction slows): each case a wrong verdict an earlier judge gave.
+# - 3 ranks, a 40x slow sender: "uniform" passed; now the size cannot be judged and says so.
+# - 6 ranks, shift mode, a 10x slow sender: cleared as congestion (its re-test compared with the
+#   congested sweep); now it stands, beside healthy pairs measured alone.
+# - 4 ranks, isolated mode, a 10x slow receiver: never found; clean isolated sweeps: false alarms.
+# - sampled mode with --rounds 2: could not place a link; now at least 3 shifts, the link named.
+# - isolated latency: a direction claimed on round trips; now "round-trip".
+# - no re-test budget: suspects undecided, "uniform" inconclusive, never a pass.
+# Then the detection-power harness, small (bench/judge-power.py: clean and 10x faults, each mode).
+# shellcheck source=tests/lib.sh
+. "$FABPERF_TESTS_DIR/lib.sh"
+FABPERF_BIN=${FABPERF_PAIRS_BIN:?run through make check}
+bw="-m 128K:128K -W 8 -i 20 -x 2 --expect uniform --format json"
+
+# standing KIND DIRECTION RANKS: exactly one standing finding, this one, and the size fails.
+standing() {
+    json_check "$work/out" "[(f['kind'], f['direction'], f['ranks']) for f in records if f['type'] == 'finding' and f['status'] == 'stands'] == [('$1', '$2', $3)] and [r['verdict'] for r in rows] == ['fail']"
+}
+
+# shellcheck disable=SC2086 # option words
+run_with_slow 3 sm "FP_SLOW_RANK=1 FP_SLOW_AS=sender FP_SLOW_FACTOR=40" fabperf_allpairs $bw
+check "3 ranks, 40x slow sender: exit 0, not a fail" rc_is 0
+check "3 ranks: the judge record says it cannot judge, uniform is inconclusive, no finding" json_check "$work/out" \
+    "[(j['decided'], j['reason'], j['places']) for j in records if j['type'] == 'judge'] == [(False, 'too few nodes to judge (3 < 4)', [])] and [r['verdict'] for r in rows] == ['inconclusive'] and not [f for f in records if f['type'] == 'finding']"
+
+# shellcheck disable=SC2086
+run_with_slow 6 sm "FP_SLOW_RANK=2 FP_SLOW_AS=sender FP_SLOW_FACTOR=10" fabperf_allpairs $bw
+check "6 ranks shift, 10x slow sender 2: exit 3" rc_is 3
+check "6 ranks shift: slow node 2 as sender stands, alone far below healthy pairs alone" standing slow_node send "[2]"
+check "6 ranks shift: its alone value is below a quarter of the healthy pairs' alone" json_check "$work/out" \
+    "all(f['alone']['value'] < 0.25 * f['healthy_alone']['value'] for f in records if f['type'] == 'finding' and f['status'] == 'stands')"
+
+# shellcheck disable=SC2086
+run_with_slow 4 sm "FP_SLOW_RANK=3 FP_SLOW_AS=receiver FP_SLOW_FACTOR=10" fabperf_allpairs $bw --mode isolated
+check "4 ranks isolated, 10x slow receiver 3: exit 3" rc_is 3
+check "4 ranks isolated: slow node 3 as receiver stands" standing slow_node receive "[3]"
+
+for run in 1 2; do
+    # shellcheck disable=SC2086
+    run_job 4 sm fabperf_allpairs $bw --mode isolated
+    check "4 ranks isolated, clean ($run): exit 0, no finding stands, uniform passes" json_check "$work/out" \
+        "$rc == 0 and not [f for f in records if f['type'] == 'finding' and f['status'] == 'stands'] and [r['verdict'] for r in rows] in (['pass'], ['inconclusive'])"
+done
+
+# shellcheck disable=SC2086
+run_with_slow 6 sm "FP_SLOW_RANK=1 FP_SLOW_AS=link FP_SLOW_PEER=3 FP_SLOW_FACTOR=10" fabperf_allpairs $bw --mode sampled --rounds 2
+check "6 ranks sampled --rounds 2: at least 3 shifts measured, every fault placeable" json_check "$work/out" \
+    "[len(m['shifts']) >= 3 for m in records if m['type'] == 'matrix'] == [True] and [j['places'] for j in records if j['type'] == 'judge'] == [['sender', 'receiver', 'link']]"
+check "6 ranks sampled: the link 1 -> 3 stands, nothing else" standing slow_link one-way "[1, 3]"
+
+run_with_slow 4 sm "FP_SLOW_RANK=2 FP_SLOW_AS=receiver FP_SLOW_FACTOR=10" fabperf_allpairs_lat -m 8:8 -i 200 -x 20 \
+    --mode isolated --expect uniform --format json
+check "isolated latency, 10x slow receiver 2: exit 3, node 2 stands as round trips, no direction claimed" json_check "$work/out" \
+    "$rc == 3 and [(f['kind'], f['direction'], f['ranks']) for f in records if f['type'] == 'finding' and f['status'] == 'stands'] == [('slow_node', 'round-trip', [2])]"
+
+# shellcheck disable=SC2086
+run_with_slow 6 sm "FP_SLOW_RANK=4 FP_SLOW_AS=sender FP_SLOW_FACTOR=10" fabperf_allpairs $bw --retest-budget 0
+check "--retest-budget 0: exit 0, the suspect undecided, uniform inconclusive, the reason said" json_check "$work/out" \
+    "$rc == 0 and [f['status'] for f in records if f['type'] == 'finding'] == ['undecided'] and [r['verdict'] for r in rows] == ['inconclusive'] and [j['reason'] for j in records if j['type'] == 'judge'] == ['re-test budget spent: 1 suspect(s) not re-measured']"
+
+run_job 4 sm fabperf_allpairs --min-effect 1.5
+check "--min-effect 1.5: exit 2, one line with the range" sh -c \
+    "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allpairs:' '$work/err') -eq 1 ] && grep -q -- '--min-effect: .1.5. is out of range (accepted: 0.01 to 0.9)' '$work/err'"
+run_job 4 sm fabperf_allpairs --retest-budget soon
+check "--retest-budget soon: exit 2, one line naming auto" sh -c \
+    "[ $rc -eq 2 ] && grep -q -- '--retest-budget: .soon. is not a number (accepted: 0 to 86400 or auto)' '$work/err'"
+
+# The harness, small: 6 ranks, each mode, 2 clean sweeps and a 10x sender, receiver and link.
+if [ "${FABPERF_MPI_FLAVOR:-openmpi}" = openmpi ]; then
+    "$PYTHON3" "$FABPERF_BENCH_DIR/judge-power.py" --build "$FABPERF_BUILD_DIR" --ranks 6 --clean 2 \
+        --repeats 1 --factors 10 --check >"$work/power" 2>&1
+    power_rc=$?
+    cat "$work/power"
+    check "judge-power (6 ranks, every mode): no false alarm, every 10x fault named, nothing else" [ "$power_rc" -eq 0 ]
+fi
+finish
