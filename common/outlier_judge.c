@@ -299,12 +299,14 @@ static int add_node_findings(judge_t *J, const unsigned char *slow, const double
 /* The lowest cell of slow round r, against the fit without the round's effect, as a link suspect:
  * a slow link slows the pairs that share the cores or wires with it, so its round stands out as a
  * whole and the link not within it. Its re-test alone tells the link from the round's congestion. */
-static int add_round_low_cell(judge_t *J, size_t r, finding_list_t *l)
+static int add_round_low_cell(judge_t *J, size_t r, const unsigned char *slow, finding_list_t *l)
 {
     size_t n = J->n, low = (size_t)-1;
     double worst = 0.0;
     for (size_t i = 0; i < n; i++) {
         size_t k = r * n + i;
+        if ((slow[i] & 1) || (slow[(i + J->L.shift[r]) % n] & 2))
+            continue; /* a slow node already explains it */
         double e = J->g[k] - (predict(J, k, 0) - J->p.round[r]);
         if (isfinite(e) && e < J->min_log && (low == (size_t)-1 || e < worst))
             low = k, worst = e;
@@ -323,7 +325,8 @@ static int add_round_low_cell(judge_t *J, size_t r, finding_list_t *l)
 }
 
 /* Whole rounds below the others: slow_round[r] set. */
-static int add_round_findings(judge_t *J, unsigned char *slow_round, size_t *idx, finding_list_t *l)
+static int add_round_findings(judge_t *J, const unsigned char *slow, unsigned char *slow_round, size_t *idx,
+                              finding_list_t *l)
 {
     size_t R = J->L.nshifts, n = J->n;
     memset(slow_round, 0, R);
@@ -348,7 +351,7 @@ static int add_round_findings(judge_t *J, unsigned char *slow_round, size_t *idx
         if (2 * f.confirmed <= f.cells)
             continue;
         slow_round[r] = 1;
-        if (list_add(l, &f) || add_round_low_cell(J, r, l))
+        if (list_add(l, &f) || add_round_low_cell(J, r, slow, l))
             return -1;
     }
     return 0;
@@ -459,7 +462,7 @@ int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp
         rc = 0;
         if (places) {
             judge_nodes(&J, slow, z, idx);
-            rc = add_node_findings(&J, slow, z, idx, &l) || add_round_findings(&J, slow + n, idx, &l) ||
+            rc = add_node_findings(&J, slow, z, idx, &l) || add_round_findings(&J, slow, slow + n, idx, &l) ||
                          add_link_findings(&J, slow, slow + n, &l)
                      ? -1
                      : 0;

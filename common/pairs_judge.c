@@ -55,14 +55,20 @@ static void plan_add(retest_plan_t *p, int a, int b)
 }
 
 /* suspect a -> b and its healthy partner: keep the end that the suspicion is not about. */
-static void plan_cell(retest_plan_t *p, int n, int a, int b, int keep_receiver, const fp_finding_t *found,
-                      size_t nfound)
+static void plan_cell(retest_plan_t *p, int n, int a, int b, int keep_receiver, int round_trip,
+                      const fp_finding_t *found, size_t nfound)
 {
     int c = healthy_node(n, keep_receiver ? a : b, keep_receiver ? b : a, found, nfound);
     if (c < 0 || p->count + 2 > MAX_RETEST_PAIRS)
         return;
+    int ha = keep_receiver ? c : a, hb = keep_receiver ? b : c;
+    if (round_trip) { /* measured as the sweep did: the lower rank pings the higher */
+        plan_add(p, a < b ? a : b, a < b ? b : a);
+        plan_add(p, ha < hb ? ha : hb, ha < hb ? hb : ha);
+        return;
+    }
     plan_add(p, a, b);
-    plan_add(p, keep_receiver ? c : a, keep_receiver ? b : c);
+    plan_add(p, ha, hb);
 }
 
 /* The typical round to run beside slow round r: the next one not found slow. */
@@ -91,9 +97,9 @@ static void plan_finding(retest_plan_t *p, const fp_shifts_t *L, const fp_findin
         return;
     }
     if (f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH) {
-        plan_cell(p, n, f->a, f->b, 0, found, nfound);
+        plan_cell(p, n, f->a, f->b, 0, f->round_trip, found, nfound);
         if (f->kind == FP_FIND_LINK_BOTH && !f->round_trip)
-            plan_cell(p, n, f->b, f->a, 0, found, nfound);
+            plan_cell(p, n, f->b, f->a, 0, 0, found, nfound);
         return;
     }
     /* a node: up to MAX_RECHECK of its cells per role, on the measured shifts */
@@ -101,9 +107,9 @@ static void plan_finding(retest_plan_t *p, const fp_shifts_t *L, const fp_findin
     for (size_t r = 0, done = 0; r < L->nshifts && done < MAX_RECHECK; r++, done++) {
         int k = (int)L->shift[r];
         if (roles & 1)
-            plan_cell(p, n, f->a, (f->a + k) % n, 1, found, nfound);
+            plan_cell(p, n, f->a, (f->a + k) % n, 1, f->round_trip, found, nfound);
         if (roles & 2)
-            plan_cell(p, n, (f->a + n - k) % n, f->a, 0, found, nfound);
+            plan_cell(p, n, (f->a + n - k) % n, f->a, 0, 0, found, nfound);
     }
 }
 

@@ -6,7 +6,8 @@
 #   congested sweep); now it stands, beside healthy pairs measured alone.
 # - 4 ranks, isolated mode, a 10x slow receiver: never found; clean isolated sweeps: false alarms.
 # - sampled mode with --rounds 2: could not place a link; now at least 3 shifts, the link named.
-# - isolated latency: a direction claimed on round trips; now "round-trip".
+# - isolated latency: a direction claimed on round trips; now "round-trip" (a fixed 50 us per ping:
+#   a factor of the time since the receive was posted would vary with the wait before each ping).
 # - no re-test budget: suspects undecided, "uniform" inconclusive, never a pass.
 # Then the detection-power harness, small (bench/judge-power.py: clean and 10x faults, each mode).
 # shellcheck source=tests/lib.sh
@@ -50,9 +51,9 @@ check "6 ranks sampled --rounds 2: at least 3 shifts measured, every fault place
     "[len(m['shifts']) >= 3 for m in records if m['type'] == 'matrix'] == [True] and [j['places'] for j in records if j['type'] == 'judge'] == [['sender', 'receiver', 'link']]"
 check "6 ranks sampled: the link 1 -> 3 stands, nothing else" standing slow_link one-way "[1, 3]"
 
-run_with_slow 4 sm "FP_SLOW_RANK=2 FP_SLOW_AS=receiver FP_SLOW_FACTOR=10" fabperf_allpairs_lat -m 8:8 -i 200 -x 20 \
+run_with_slow 4 sm "FP_SLOW_RANK=2 FP_SLOW_AS=receiver FP_SLOW_FACTOR=1 FP_SLOW_US=50" fabperf_allpairs_lat -m 8:8 -i 200 -x 20 \
     --mode isolated --expect uniform --format json
-check "isolated latency, 10x slow receiver 2: exit 3, node 2 stands as round trips, no direction claimed" json_check "$work/out" \
+check "isolated latency, receiver 2 slow by 50 us a ping: exit 3, node 2 stands as round trips, no direction claimed" json_check "$work/out" \
     "$rc == 3 and [(f['kind'], f['direction'], f['ranks']) for f in records if f['type'] == 'finding' and f['status'] == 'stands'] == [('slow_node', 'round-trip', [2])]"
 
 # shellcheck disable=SC2086
