@@ -90,6 +90,7 @@ def outcome(records, rc, fault, mode, program):
     round_trip = mode == "isolated" and program == "allpairs_lat"
     right = [f for f in standing if fault and names_fault(f, fault, round_trip)]
     return {"complete": complete and bool(judges), "exit": rc, "stands": len(standing), "found": bool(right),
+            "named": [[f["kind"], f["direction"], f["ranks"], f.get("round")] for f in standing],
             "other": len(standing) - len(right) > 0, "undecided": undecided}
 
 

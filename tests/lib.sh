@@ -38,6 +38,21 @@ run_with_fault() {
     elapsed_ms=$(($(now_ms) - job_start))
 }
 
+# run_with_slow NP TRANSPORT SETTINGS PROGRAM [ARGS...]: like run_with_fault, with the ranks
+# preloading the slow-rank library (tests/faults/slow.c); SETTINGS: NAME=VALUE words for it.
+run_with_slow() {
+    job_np=$1 job_transport=$2 job_settings=$3 job_program=$4
+    shift 4
+    job_start=$(now_ms)
+    # shellcheck disable=SC2086 # settings are words by design
+    timeout 120 "$FABPERF_LAUNCH" "$job_np" "$job_transport" env LD_PRELOAD="$FABPERF_SLOW_LIB" \
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" $job_settings \
+        "$FABPERF_BIN/$job_program" "$@" </dev/null >"$work/out" 2>"$work/err"
+    rc=$?
+    # shellcheck disable=SC2034 # read by the tests
+    elapsed_ms=$(($(now_ms) - job_start))
+}
+
 # json_check FILE PYTHON-EXPRESSION: evaluates the expression with `records` (all JSON lines of
 # FILE, which must all parse), `rows` and `end` (the last record when it is an end, else None).
 json_check() {
