@@ -3,10 +3,12 @@
 
 Runs clean and faulty sweeps (fabperf_allpairs or fabperf_allpairs_lat with --expect uniform) on
 oversubscribed local ranks, the faults injected by tests/faults/libfpslow.so (one rank slow as
-sender or receiver, or one link, by a factor), and prints per mode, rank count and fault: the
+sender or receiver, or one link, by a factor F), and prints per mode, rank count and fault: the
 false-alarm rate of clean sweeps (a finding stands), the detection rate (the fault named exactly,
 standing) and the misattribution rate (a standing finding that names anything else), with the
-undecided sweeps counted apart. Goals: false alarms at most 5 %, 10x found in 95 %, 2x in 80 % from
+undecided sweeps counted apart. A fault of factor F delays each data completion it touches by a
+fixed (F - 1) x the median operation time of the clean sweeps of that mode and rank count (a window,
+or a round trip), so that every cell it touches slows alike. Goals: false alarms at most 5 %, 10x found in 95 %, 2x in 80 % from
 6 ranks, never another node named. With --check the exit status is 1 when a goal is missed.
 
 Usage: bench/judge-power.py --build BUILD_DIR [--ranks 4,6,8,16] [--modes shift,isolated,sampled]
@@ -41,16 +43,18 @@ def parse_args():
     return p.parse_args()
 
 
-def sweep(args, np, mode, fault):
-    """One sweep; fault: None or (as, rank, peer, factor). Returns its records and exit status."""
+def sweep(args, np, mode, fault, op_us=0.0):
+    """One sweep; fault: None or (as, rank, peer, factor), a delay of (factor - 1) op_us per data
+    completion it touches. Returns its records and exit status."""
     build = os.path.abspath(args.build)
     env = []
     if fault:
         as_, rank, peer, factor = fault
+        delay = (factor - 1.0) * op_us
         # an instrumented (sanitizer) build must not insist on coming first in the preload order
         asan = os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
         env = ["env", f"LD_PRELOAD={build}/tests/faults/libfpslow.so", f"ASAN_OPTIONS={asan}", f"FP_SLOW_RANK={rank}",
-               f"FP_SLOW_AS={as_}", f"FP_SLOW_PEER={peer}", f"FP_SLOW_FACTOR={factor}"]
+               f"FP_SLOW_AS={as_}", f"FP_SLOW_PEER={peer}", "FP_SLOW_FACTOR=1", f"FP_SLOW_US={delay:.3f}"]
     if args.program == "allpairs":
         measure = ["-m", f"{args.size}:{args.size}", "-W", "8", "-i", "20", "-x", "2"]
     else:
@@ -82,6 +86,17 @@ def names_fault(f, fault, latency_round_trip):
     return f["direction"] in want or f["direction"] == "round-trip"
 
 
+def op_time_us(records, args):
+    """The median cell's operation time of a clean sweep: a window (bandwidth) or a round trip."""
+    rows = [r for r in records if r.get("type") == "row"]
+    if not rows:
+        return None
+    if args.program == "allpairs":
+        size = rows[0]["size"]
+        return size * 8 / rows[0]["bw_p50_mbps"]  # window of 8 messages, MB/s = bytes/us
+    return 2 * rows[0]["p50_us"]
+
+
 def outcome(records, rc, fault, mode, program):
     standing = [r for r in records if r.get("type") == "finding" and r.get("status") == "stands"]
     judges = [r for r in records if r.get("type") == "judge"]
@@ -111,12 +126,17 @@ def main():
             for as_, factor in cases:
                 count = args.clean if as_ is None else args.repeats
                 tally = {"n": 0, "undecided": 0, "found": 0, "other": 0, "incomplete": 0}
+                if as_ is None:
+                    op_times = []
                 for k in range(count):
                     rank = (k * 3 + 1) % np  # the slow rank moves around, rank 0 included
                     fault = (as_, rank, (rank + 1 + k) % np if (rank + 1 + k) % np != rank else (rank + 2) % np,
                              factor) if as_ else None
-                    records, rc = sweep(args, np, mode, fault)
+                    op_us = sorted(op_times)[len(op_times) // 2] if op_times else 0.0
+                    records, rc = sweep(args, np, mode, fault, op_us)
                     o = outcome(records, rc, fault, mode, args.program)
+                    if as_ is None and op_time_us(records, args):
+                        op_times.append(op_time_us(records, args))
                     tally["n"] += 1
                     tally["incomplete"] += not o["complete"]
                     tally["undecided"] += o["undecided"]
@@ -124,7 +144,7 @@ def main():
                     tally["other"] += o["other"]
                     if log:
                         log.write(json.dumps({"program": args.program, "ranks": np, "mode": mode, "fault": fault,
-                                              **o}) + "\n")
+                                              "delay_us": (fault[3] - 1) * op_us if fault else 0, **o}) + "\n")
                         log.flush()
                 n = tally["n"]
                 pct = lambda x: f"{100.0 * x / n:6.1f}%"
