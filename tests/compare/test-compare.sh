@@ -192,8 +192,9 @@ check "text comparison exits 0" rc_is 0
 check "text names the crossover between 8 and 16" \
     grep -q '^crossover between 8 and 16: alpha overtakes beta$' "$work/out"
 check "text shows the values with their intervals over launches next to the ratio" \
-    grep -Eq '^ +1 +1\.000 \[0\.9800, 1\.020\] +2\.000 \[1\.960, 2\.040\] +2\.000 \* slower$' "$work/out"
-check "text marks overlapping intervals with ~" grep -Eq '^ +2 .* 1\.010 ~$' "$work/out"
+    grep -Eq '^ +1 +1\.000 \[0\.9800, 1\.020\] +2\.000 \[1\.960, 2\.040\] +2\.000 \* slower +\+4\.1%$' "$work/out"
+check "text marks overlapping intervals with ~ cannot tell, and the detectable difference" \
+    grep -Eq '^ +2 .* 1\.010 ~ cannot tell +\+4\.1%$' "$work/out"
 check "text states launches, method and coverage" \
     grep -q '^# launches: alpha x5 (min..max of launch medians, coverage 93.8%), beta x5' "$work/out"
 
@@ -222,8 +223,8 @@ compare "$work/alpha" "$work/run"
 check "text flags the disagreeing launches with !" grep -Eq '^ +1 .*\[2\.940, 7\.200\] ! ' "$work/out"
 
 compare --format json "$work/old" "$work/new"
-check "five against five launches of one configuration: no significant difference at any size" \
-    json_holds '[(r["size"], r["ratios"]["new/delta"]["verdict"]) for r in table("fabperf_latency")["rows"]] == [(1, "same"), (64, "same"), (4096, "same")]'
+check "five against five launches of one configuration: no significant difference at any size (cannot tell)" \
+    json_holds '[(r["size"], r["ratios"]["new/delta"]["verdict"]) for r in table("fabperf_latency")["rows"]] == [(1, "cannot tell"), (64, "cannot tell"), (4096, "cannot tell")]'
 
 compare --format json "$work/three"
 check "three against three launches, intervals apart: too few launches, not significant" \
@@ -242,8 +243,8 @@ check "bandwidth: ratio 2 at size 1 is faster, 0.98 at size 2 is ~" \
 compare --format json "$work/one-a.json" "$work/one-b.json"
 check "one launch each, within-launch CIs apart: verdict one launch, not significant" \
     json_holds 'ratio("fabperf_latency", 1, "one-b")["verdict"] == "one launch" and ratio("fabperf_latency", 1, "one-b")["significant"] is None and near(ratio("fabperf_latency", 1, "one-b")["ratio"], 2.0)'
-check "one launch each, within-launch CIs overlap: no significant difference" \
-    json_holds 'ratio("fabperf_latency", 2, "one-b")["verdict"] == "same" and ratio("fabperf_latency", 2, "one-b")["significant"] is False'
+check "one launch each, within-launch CIs overlap: not significant, cannot tell" \
+    json_holds 'ratio("fabperf_latency", 2, "one-b")["verdict"] == "cannot tell" and ratio("fabperf_latency", 2, "one-b")["significant"] is False'
 check "one launch: the within-launch CI is kept and named so" \
     json_holds 'value("fabperf_latency", 1, "one-b")["interval"] == "within launch" and value("fabperf_latency", 1, "one-b")["ci_lo"] == 1.9'
 check "size 32 without CI: significance unknown" \
@@ -253,7 +254,7 @@ compare "$work/one-a.json" "$work/one-b.json"
 check "text: one launch cannot speak to launch-to-launch variation" \
     grep -q '^# one launch of one-a, one-b: .*cannot speak to launch-to-launch variation' "$work/out"
 check "text: separate within-launch CIs of single launches read ? one launch" \
-    grep -Eq '^ +1 .* 2\.000 \? one launch$' "$work/out"
+    grep -Eq '^ +1 .* 2\.000 \? one launch +never$' "$work/out"
 
 compare --format csv "$work/alpha" "$work/beta"
 check "csv: header and one row per size and configuration, with the launch statistics" \
@@ -304,6 +305,177 @@ check "meta line without columns: the warning says the keys are not checked" \
 check "between-launch statistics: exact coverage, ranks, false-alarm rates (by enumeration and simulation)" \
     "$PYTHON3" "$(dirname "$0")/launch_stats_check.py" "$FABPERF_COMPARE"
 
+# ---- sensitivity: the detectable difference ------------------------------------------------
+
+# text_holds EXPRESSION: evaluates a Python expression over the text output in $work/out.
+# lines: its lines; cell(size, header[, table]): the text of that row's column in the table-th
+# table (from 0; the header as printed, e.g. "slow detectable"); pct(text): the number in "+135.3%"; line(regex): the groups of the
+# first line matching regex (a failed check when none does). Tables come in the order of the
+# programs' first files: in $work/modes, fabperf_bw (0) before fabperf_latency (1).
+text_holds() {
+    "$PYTHON3" - "$work/out" "$1" <<'EOF'
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+def cell(size, header, table=0):
+    heads = [i for i, x in enumerate(lines) if x.startswith("size  ")]
+    head = lines[heads[table]]
+    start = head.index("  " + header + "  " if "  " + header + "  " in head else "  " + header) + 2
+    end = heads[table + 1] if table + 1 < len(heads) else len(lines)
+    row = next(x for x in lines[heads[table] + 1:end] if x.split()[0] == size)
+    return row[start:].split("  ")[0].strip()
+def pct(text):
+    return float(re.fullmatch(r"([+-]?[0-9.]+)%", text).group(1))
+def line(regex):
+    return next(m.groups() for m in (re.fullmatch(regex, x) for x in lines) if m)
+try:
+    ok = eval(sys.argv[2])
+except Exception as e:
+    print(f"  {sys.argv[2]}: {type(e).__name__}: {e}")
+    sys.exit(1)
+if not ok:
+    print(f"  does not hold: {sys.argv[2]}")
+sys.exit(0 if ok else 1)
+EOF
+}
+
+# modes PROGRAM NAME PATTERN FACTOR "SIZE:FAST:SLOW ...": one launch file per letter of PATTERN in
+# $work/modes/NAME.<j>.PROGRAM.json; launch j runs in the fast mode (F) or the slow one (S)
+# at every size: its median is FAST or SLOW times FACTOR, its within-launch CI +-1% of that.
+modes() {
+    program=$1 name=$2 pattern=$3 factor=$4 spec=$5
+    metric=latency row=lat folder=$work/modes
+    [ "$program" = fabperf_bw ] && metric=bandwidth row=bw
+    mkdir -p "$folder"
+    j=1
+    while [ -n "$pattern" ]; do
+        mode=${pattern%"${pattern#?}"}
+        pattern=${pattern#?}
+        {
+            meta "$program" "$metric" "\"$name\""
+            for triple in $spec; do
+                # shellcheck disable=SC2046
+                "$row" $(echo "$triple" | awk -F: -v m="$mode" -v k="$factor" \
+                    '{ p = (m == "F" ? $2 : $3) * k; printf "%s %.10g %.10g %.10g", $1, p, p * 0.99, p * 1.01 }')
+            done
+            end
+        } >"$folder/$name.$j.$program.json"
+        j=$((j + 1))
+    done
+}
+
+# Five against five launches on a machine whose launches land in a fast or a slow mode (0.17 or
+# 0.40 us; 0.25 or 0.50 us at 64 B), three of five fast in each; "slow" is 15% slower (latency
+# times 1.15, bandwidth times 1/1.15 = 0.8695652174). Each interval over launches is min..max, from the
+# fast mode to the slow one, so by hand: latency hi = (0.40/0.17) (0.1955/0.1955), detectable
+# +135.3% (0.50/0.25: +100% at 64 B); bandwidth lo = (450/1000) (869.6/869.6), detectable -55%.
+# The observed 15% is below both: cannot tell, at every size.
+modes fabperf_latency base FFSFS 1 "1:0.17:0.40 8:0.17:0.40 64:0.25:0.50"
+modes fabperf_latency slow FSFSF 1.15 "1:0.17:0.40 8:0.17:0.40 64:0.25:0.50"
+modes fabperf_bw base FFSFS 1 "1024:1000:450 4096:2000:900 65536:4000:1800 1048576:8000:3600"
+modes fabperf_bw slow SFFSF 0.8695652174 "1024:1000:450 4096:2000:900 65536:4000:1800 1048576:8000:3600"
+
+compare --format json "$work/modes"
+check "two modes, 15% slower, 5 + 5 launches: exit 0" rc_is 0
+check "two modes: latency ratio 1.15, cannot tell (not same) at each of the 3 sizes" \
+    json_holds 'all(near(ratio("fabperf_latency", s, "slow")["ratio"], 1.15) and ratio("fabperf_latency", s, "slow")["verdict"] == "cannot tell" and ratio("fabperf_latency", s, "slow")["mark"] == "~" for s in (1, 8, 64))'
+check "two modes: latency detectable difference (0.40/0.17)(0.1955/0.1955) - 1 at 1 and 8 B, 0.50/0.25 - 1 at 64 B" \
+    json_holds 'near(ratio("fabperf_latency", 1, "slow")["detectable"], 0.40 / 0.17 * (0.1955 / 0.1955) - 1) and near(ratio("fabperf_latency", 8, "slow")["detectable"], 0.40 / 0.17 - 1) and near(ratio("fabperf_latency", 64, "slow")["detectable"], 0.50 / 0.25 * (0.2875 / 0.2875) - 1)'
+check "two modes: latency detectable ratios lo = (0.17/0.17)(0.1955/0.46), hi = (0.40/0.17)(0.1955/0.1955), the observed ratio between" \
+    json_holds 'near(ratio("fabperf_latency", 1, "slow")["detectable_lo"], 0.1955 / 0.46) and near(ratio("fabperf_latency", 1, "slow")["detectable_hi"], 0.40 / 0.17) and ratio("fabperf_latency", 1, "slow")["detectable_lo"] < 1.15 < ratio("fabperf_latency", 1, "slow")["detectable_hi"] and ratio("fabperf_latency", 1, "slow")["launches_needed"] is None'
+check "two modes: bandwidth ratio 1/1.15, cannot tell at each of the 4 sizes, detectable 1 - (450/1000)(869.6/869.6) = 0.55" \
+    json_holds 'all(near(ratio("fabperf_bw", s, "slow")["ratio"], round(1000 / 1.15, 7) / 1000) and ratio("fabperf_bw", s, "slow")["verdict"] == "cannot tell" and near(ratio("fabperf_bw", s, "slow")["detectable"], 1 - 450 / 1000) for s in (1024, 4096, 65536, 1048576))'
+check "two modes: the sensitivity summary per table (range, cannot tell at 3 of 3 and 4 of 4 sizes)" \
+    json_holds '[(x["name"], x["baseline"], x["sizes"], x["cannot_tell_sizes"], x["significant_sizes"], x["launches_needed"]) for p in ("fabperf_latency", "fabperf_bw") for x in table(p)["sensitivity"]] == [("slow", "base", 3, 3, 0, None), ("slow", "base", 4, 4, 0, None)] and near(table("fabperf_latency")["sensitivity"][0]["detectable_min"], 1.0) and near(table("fabperf_latency")["sensitivity"][0]["detectable_max"], 0.40 / 0.17 - 1)'
+compare "$work/modes"
+check "two modes, text: 1.150 ~ cannot tell beside the detectable difference +135.3% (hand: 100 (0.40/0.17 - 1))" \
+    text_holds 'cell("8", "slow vs base", 1) == "1.150 ~ cannot tell" and abs(pct(cell("8", "slow detectable", 1)) - 100 * (0.40 / 0.17 - 1)) <= 0.05 and pct(cell("8", "slow detectable", 1)) > 0 and abs(pct(cell("64", "slow detectable", 1)) - 100.0) <= 0.05'
+check "two modes, text: bandwidth detectable -55.0%, the observed -13% below it, cannot tell" \
+    text_holds 'cell("1K", "slow vs base") == "0.8696 ~ cannot tell" and abs(pct(cell("1K", "slow detectable")) - -100 * (1 - 450 / 1000)) <= 0.05 and abs(pct(cell("1K", "slow detectable"))) > 100 * (1 - 1 / 1.15)'
+check "two modes, text: one sensitivity line per table with the range and the count of cannot tell" \
+    text_holds '[(float(a), float(b), int(n), int(c), int(k)) for a, b, n, c, k in [line(r"# sensitivity of slow vs base \(x5 against x5\): smallest detectable difference ([0-9.]+)% to ([0-9.]+)% \(median [0-9.]+%\) over (\d+) size\(s\); observed difference below it \(cannot tell\) at (\d+) of (\d+) size\(s\)")]] == [(100.0, 135.3, 3, 3, 3)] and line(r"# sensitivity of slow vs base \(x5 against x5\): smallest detectable difference ([0-9.]+)% over (\d+) size\(s\); observed difference below it \(cannot tell\) at (\d+) of (\d+) size\(s\)") == ("55.0", "4", "4", "4")'
+check "text: the legend says cannot tell where the difference is below the detectable one" \
+    sh -c "grep -q '^~ cannot tell: the intervals overlap, i.e. the observed difference is smaller than the detectable' '$work/out' && grep -q '^detectable: the smallest difference' '$work/out'"
+
+# A large shift with tight launches (alpha and beta above): significant, and far beyond the
+# detectable difference. Size 1: alpha 1.0 [0.98, 1.02], beta 2.0 [1.96, 2.04]: hi =
+# (1.02/1.0)(2.0/1.96); size 4 (beta faster): alpha 2.0 [1.96, 2.04], beta 1.0 [0.98, 1.02]:
+# lo = (1.96/2.0)(1.0/1.02).
+compare --format json "$work/alpha" "$work/beta"
+check "tight launches, ratio 2: slower, detectable 1.02 * 2.0 / 1.96 - 1 (4.1%)" \
+    json_holds 'ratio("fabperf_latency", 1, "beta")["significant"] is True and near(ratio("fabperf_latency", 1, "beta")["detectable"], 1.02 / 1.0 * 2.0 / 1.96 - 1) and ratio("fabperf_latency", 1, "beta")["ratio"] > ratio("fabperf_latency", 1, "beta")["detectable_hi"]'
+check "tight launches, ratio 0.5: faster, detectable 1 - 1.96 / 2.0 * 1.0 / 1.02 (3.9%)" \
+    json_holds 'ratio("fabperf_latency", 4, "beta")["verdict"] == "faster" and near(ratio("fabperf_latency", 4, "beta")["detectable"], 1 - 1.96 / 2.0 * 1.0 / 1.02) and ratio("fabperf_latency", 4, "beta")["ratio"] < ratio("fabperf_latency", 4, "beta")["detectable_lo"]'
+check "tight launches: sensitivity summary, significant at 4 sizes, cannot tell at 1 (size 2)" \
+    json_holds '[(x["sizes"], x["significant_sizes"], x["cannot_tell_sizes"], x["never_sizes"]) for x in table("fabperf_latency")["sensitivity"]] == [(5, 4, 1, 0)] and table("fabperf_latency")["configurations"][1]["launches_needed"] is None'
+compare "$work/alpha" "$work/beta"
+check "tight launches, text: 2.000 * slower with detectable +4.1%, 0.5000 * faster with -3.9%" \
+    text_holds 'cell("1", "beta vs alpha") == "2.000 * slower" and abs(pct(cell("1", "beta detectable")) - 100 * (1.02 * 2.0 / 1.96 - 1)) <= 0.05 and cell("4", "beta vs alpha") == "0.5000 * faster" and abs(pct(cell("4", "beta detectable")) + 100 * (1 - 1.96 / 2.0 / 1.02)) <= 0.05'
+compare --format csv "$work/alpha" "$work/beta"
+check "csv: detectable, detectable_lo, detectable_hi and launches_needed per row; empty for the baseline" \
+    "$PYTHON3" -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+r = next(x for x in rows if x["size"] == "4" and x["configuration"] == "beta")
+a = next(x for x in rows if x["size"] == "4" and x["configuration"] == "alpha")
+ok = abs(float(r["detectable"]) - (1 - 1.96 / 2.0 / 1.02)) < 1e-12 and abs(float(r["detectable_lo"]) - 1.96 / 2.0 / 1.02) < 1e-12
+ok = ok and abs(float(r["detectable_hi"]) - 2.04 / 2.0 / 0.98) < 1e-12 and r["launches_needed"] == ""
+ok = ok and a["detectable"] == a["detectable_lo"] == a["launches_needed"] == ""
+sys.exit(0 if ok else 1)' "$work/out"
+
+# Launch counts that allow no call: never, and one line with the launches needed. By hand, L
+# against L launches with min..max intervals separate by chance with probability 2/C(2L, L): 1/3
+# at 2, 1/10 at 3, 2/70 at 4, so 4 of each; 2 against 5: 2/C(7, 2) = 2/21 = 9.5%, 3 against 5:
+# 2/C(8, 3) = 2/56 = 3.6%, so 3 of the one launched twice.
+launches fabperf_latency eta 5 "1:1.0" "$work/twofive"
+launches fabperf_latency theta 2 "1:1.3" "$work/twofive"
+compare --format json "$work/one-a.json" "$work/one-b.json"
+check "1 + 1 launches: detectable never at every size with a CI, unknown without; 4 launches of each needed" \
+    json_holds 'ratio("fabperf_latency", 1, "one-b")["detectable"] == "never" and ratio("fabperf_latency", 2, "one-b")["detectable"] == "never" and ratio("fabperf_latency", 32, "one-b")["detectable"] is None and ratio("fabperf_latency", 1, "one-b")["launches_needed"] == 4 and table("fabperf_latency")["configurations"][1]["launches_needed"] == 4 and table("fabperf_latency")["sensitivity"][0]["launches_needed"] == 4'
+compare "$work/one-a.json" "$work/one-b.json"
+check "1 + 1 launches, text: one line naming the launches needed (4 of each, by hand)" \
+    text_holds 'int(line(r"# sensitivity of one-b vs one-a: never: with one-b x1 against one-a x1 no difference can be called at any size \(cannot tell\); launch one-a and one-b at least (\d+) times each")[0]) == 4 and sum(x.startswith("# sensitivity") for x in lines) == 1 and cell("2", "one-b detectable") == "never" and cell("32", "one-b detectable") == "-"'
+compare "$work/three"
+check "3 + 3 launches, text: never; 4 of each needed" \
+    text_holds 'int(line(r"# sensitivity of zeta vs eps: never: with zeta x3 against eps x3 .*; launch eps and zeta at least (\d+) times each")[0]) == 4 and cell("1", "zeta detectable") == "never"'
+compare "$work/twofive"
+check "5 + 2 launches, text: never; only the configuration launched twice needs more, 3" \
+    text_holds 'int(line(r"# sensitivity of theta vs eta: never: with theta x2 against eta x5 .*; launch theta at least (\d+) times")[0]) == 3 and cell("1", "theta detectable") == "never"'
+compare --format json "$work/four"
+check "4 + 4 launches: a call is possible, no launches needed" \
+    json_holds 'isinstance(ratio("fabperf_latency", 1, "zeta")["detectable"], float) and ratio("fabperf_latency", 1, "zeta")["launches_needed"] is None'
+
+# The definition against the rule itself: for two-mode launches with random shifts, the rule
+# marks * exactly where the ratio lies outside detectable_lo..detectable_hi, and multiplying the
+# configuration's launch medians so that the ratio lands just beyond the detectable one makes *
+# appear, just short of it not.
+check "detectable difference: the smallest ratio the rule marks (simulation, 5 + 5 and 4 + 6 launches)" \
+    "$PYTHON3" - "$FABPERF_COMPARE" <<'EOF'
+import importlib.util, random, sys
+from importlib.machinery import SourceFileLoader
+loader = SourceFileLoader("fabperf_compare", sys.argv[1])
+fc = importlib.util.module_from_spec(importlib.util.spec_from_loader("fabperf_compare", loader))
+loader.exec_module(fc)
+rng = random.Random(3)
+def launch():
+    return (0.17 if rng.random() < 0.6 else 0.40) * rng.uniform(0.97, 1.03)
+def cell(values):
+    return fc.between_launches([(v, v * 0.99, v * 1.01) for v in values])
+bad = 0
+for trial in range(2000):
+    m, n = (5, 5) if trial % 2 else (4, 6)
+    base = [launch() for _ in range(m)]
+    other = [launch() * rng.uniform(0.3, 3.0) for _ in range(n)]
+    r = fc.compare_cells(cell(other), cell(base), "lower")
+    outside = r["ratio"] < r["detectable_lo"] or r["ratio"] > r["detectable_hi"]
+    bad += r["significant"] is not outside
+    for target, want in ((r["detectable_hi"] * 1.001, True), (r["detectable_hi"] * 0.999, False),
+                         (r["detectable_lo"] * 0.999, True), (r["detectable_lo"] * 1.001, False)):
+        k = target / r["ratio"]
+        bad += fc.compare_cells(cell([v * k for v in other]), cell(base), "lower")["significant"] is not want
+if bad:
+    print(f"  {bad} disagreements between the detectable difference and the rule")
+sys.exit(1 if bad else 0)
+EOF
+
 # ---- errors -----------------------------------------------------------------------------
 
 printf '{"hello":"world"}\n' >"$work/other.json"
@@ -349,6 +521,8 @@ compare --help
 check "--help exits 0" rc_is 0
 check "--help explains launches, marks, crossovers, formats, plots and exits" \
     help_explains "median of the launch medians" "order statistics" separate "one launch" "false alarm" disagree crossover "--format" "--plot" "--baseline" "exit status"
+check "--help defines the detectable difference and cannot tell" \
+    help_explains "sensitivity" "detectable = hi - 1" "hi = (bh / b) \\* (c / cl)" "lo = (bl / b) \\* (c / ch)" "cannot tell" "never" "launches needed"
 
 # ---- path evidence and verdicts beside the figures -----------------------------------------
 

@@ -67,7 +67,7 @@ import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 for r in recs:
     if r["type"] == "finding":
-        print("finding", r["kind"], r["direction"], ",".join(r["nodes"]), "cleared" if r["cleared"] else "stands")
+        print("finding", r["kind"], r["direction"], ",".join(r["nodes"]), r.get("status", "cleared" if r["cleared"] else "stands"))
         print("  " + r["message"])
 print("verdict senders:", " ".join(sorted({r["pair"][0] for r in recs if r["type"] == "verdict"})) or "none")
 print("typical", [r["bw_p50_mbps"] for r in recs if r["type"] == "row"][0])

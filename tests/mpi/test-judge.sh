@@ -44,6 +44,8 @@ for run in 1 2; do
     check "4 ranks isolated, clean ($run): exit 0, no finding stands, uniform passes" json_check "$work/out" \
         "$rc == 0 and not [f for f in records if f['type'] == 'finding' and f['status'] == 'stands'] and [r['verdict'] for r in rows] in (['pass'], ['inconclusive'])"
 done
+check "isolated: the title claims no shift rounds, the sweep line says isolated" json_check "$work/out" \
+    "'shift' not in meta['title'] and meta['sweep'].startswith('isolated: one pair at a time') and meta['judge']['retest_budget_s'] == 'auto' and meta['judge']['min_nodes'] == 4"
 
 # shellcheck disable=SC2086
 run_with_slow 6 sm "FP_SLOW_RANK=1 FP_SLOW_AS=link FP_SLOW_PEER=3 FP_SLOW_FACTOR=10" fabperf_allpairs $bw --mode sampled --rounds 2
