@@ -8,9 +8,9 @@
  * of their own, so that a whole slow round is one finding, not n slow links.
  *
  * The screen: an effect is a suspect when it is both material (the cells concerned at most
- * 1 - min_effect of what the rest predicts) and significant: beyond z standard errors, z the
- * Bonferroni bound that keeps the chance of any false suspect of its kind at FP_SCREEN_ALPHA per
- * matrix under Gaussian noise of the logs (at least 3.5; nodes: FP_NODE_Z), the noise estimated from the residuals
+ * 1 - min_effect of what the rest predicts) and significant: beyond FP_NODE_Z (nodes) or
+ * FP_LINK_Z (links) standard errors, or for a round the Bonferroni bound that keeps the chance of
+ * a false suspect at FP_SCREEN_ALPHA per matrix (at least 3.5), the noise estimated from the residuals
  * (MAD) with the cells' own CIs as floor: never from the effects themselves, which on a small
  * matrix would let the outlier size its own scale. Most of a node's cells must also have their
  * whole CI below the prediction. A suspect is then re-measured alone beside healthy pairs measured
@@ -24,12 +24,16 @@
 
 /* Smallest z of the screen (Iglewicz and Hoaglin's 3.5), raised by the Bonferroni bound. */
 #define FP_OUTLIER_K 3.5
-/* Chance of any false suspect of one kind (links, rounds) per clean matrix. */
+/* Chance of any false suspect of a slow round per clean matrix. */
 #define FP_SCREEN_ALPHA 0.05
 /* Nodes are few and their re-test cheap: a node whose effect is material is a suspect from 2
  * standard errors (one-sided 2.3 %), so that a noisy sweep (oversubscribed, congested) still puts
  * a 2x node to its re-test, which decides it. */
 #define FP_NODE_Z 2.0
+/* Links likewise from 2.5 standard errors, at most n / 2 of them (at least 4), the most severe:
+ * the noise of a congested sweep would otherwise hide a 10x link; each is re-tested twice. */
+#define FP_LINK_Z 2.5
+#define FP_LINK_SUSPECTS_MIN 4
 /* A row or column median ignores one bad cell only from three cells on: four nodes at least. */
 #define FP_JUDGE_MIN_NODES 4
 #define FP_JUDGE_MIN_CELLS 3

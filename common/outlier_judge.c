@@ -81,7 +81,7 @@ static double noise_sd(judge_t *J)
     return fmax(sd, J->cell_sd);
 }
 
-/* The screen's bound for `tests` one-sided tests at FP_SCREEN_ALPHA in all. */
+/* The screen's bound for `tests` one-sided tests at FP_SCREEN_ALPHA in all (rounds). */
 static double bound(size_t tests)
 {
     double z = tests ? fp_normal_upper_quantile(FP_SCREEN_ALPHA / (double)tests) : FP_OUTLIER_K;
@@ -127,7 +127,8 @@ static int judge_open(judge_t *J, const fp_shifts_t *L, const fp_cell_t *cells, 
         return -1;
     J->sigma = noise_sd(J);
     J->z_node = FP_NODE_Z;
-    J->z_link = bound(measured);
+    J->z_link = FP_LINK_Z;
+    (void)measured;
     J->z_round = bound(L->nshifts);
     return 0;
 }
@@ -365,7 +366,7 @@ static int link_slow(const judge_t *J, size_t k, double *z)
         return 0;
     double e = J->p.resid[k];
     *z = J->sigma > 0 ? e / J->sigma : (e < 0 ? -INFINITY : 0.0);
-    return e < J->min_log && *z < -J->z_link && J->g_best[k] < predict(J, k, 0);
+    return e < J->min_log && *z < -FP_LINK_Z && J->g_best[k] < predict(J, k, 0);
 }
 
 static void set_cell(const fp_cell_t *c, double *median, double *lo, double *hi)
@@ -375,11 +376,24 @@ static void set_cell(const fp_cell_t *c, double *median, double *lo, double *hi)
     *hi = c->hi;
 }
 
-/* Links, skipping the cells that a slow node or round already explains. */
+static int by_z(const void *x, const void *y)
+{
+    double a = ((const fp_finding_t *)x)->z, b = ((const fp_finding_t *)y)->z;
+    return (a > b) - (a < b);
+}
+
+static int by_cell(const void *x, const void *y)
+{
+    const fp_finding_t *a = x, *b = y;
+    return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
+}
+
+/* Links, skipping the cells that a slow node already explains; at most the n / 2 (at least
+ * FP_LINK_SUSPECTS_MIN) most severe. */
 static int add_link_findings(judge_t *J, const unsigned char *slow, const unsigned char *slow_round,
                              finding_list_t *l)
 {
-    size_t n = J->n;
+    size_t n = J->n, first = l->count;
     for (size_t k = 0; k < J->ncells; k++) {
         size_t a = k % n, b = (a + J->L.shift[k / n]) % n, back = cell_index(J, b, a);
         double z, z_back = 0;
@@ -401,6 +415,12 @@ static int add_link_findings(judge_t *J, const unsigned char *slow, const unsign
         f.round_trip = J->o.round_trip;
         if (list_add(l, &f))
             return -1;
+    }
+    size_t cap = J->n / 2 > FP_LINK_SUSPECTS_MIN ? J->n / 2 : FP_LINK_SUSPECTS_MIN;
+    if (l->count - first > cap) { /* the most severe, in cell order */
+        qsort(l->items + first, l->count - first, sizeof *l->items, by_z);
+        qsort(l->items + first, cap, sizeof *l->items, by_cell);
+        l->count = first + cap;
     }
     return 0;
 }

@@ -36,13 +36,14 @@ static int named(const fp_finding_t *found, size_t nfound, int node)
     return 0;
 }
 
-/* A healthy partner: a node other than x and y, not named by a finding; any other when all are. */
-static int healthy_node(int n, int x, int y, const fp_finding_t *found, size_t nfound)
+/* The nth healthy partner: a node other than x and y, not named by a finding; any other when too
+ * few are. */
+static int healthy_node(int n, int x, int y, int nth, const fp_finding_t *found, size_t nfound)
 {
     for (int pass = 0; pass < 2; pass++)
-        for (int k = 1; k < n; k++) {
+        for (int k = 1, seen = 0; k < n; k++) {
             int c = (x + k) % n;
-            if (c != y && c != x && (pass || !named(found, nfound, c)))
+            if (c != y && c != x && (pass || !named(found, nfound, c)) && seen++ == nth)
                 return c;
         }
     return -1;
@@ -55,10 +56,12 @@ static void plan_add(retest_plan_t *p, int a, int b)
 }
 
 /* suspect a -> b and its healthy partner: keep the end that the suspicion is not about. */
-static void plan_cell(retest_plan_t *p, int n, int a, int b, int keep_receiver, int round_trip,
+static void plan_cell(retest_plan_t *p, int n, int a, int b, int keep_receiver, int round_trip, int nth,
                       const fp_finding_t *found, size_t nfound)
 {
-    int c = healthy_node(n, keep_receiver ? a : b, keep_receiver ? b : a, found, nfound);
+    int c = healthy_node(n, keep_receiver ? a : b, keep_receiver ? b : a, nth, found, nfound);
+    if (c < 0)
+        c = healthy_node(n, keep_receiver ? a : b, keep_receiver ? b : a, 0, found, nfound);
     if (c < 0 || p->count + 2 > MAX_RETEST_PAIRS)
         return;
     int ha = keep_receiver ? c : a, hb = keep_receiver ? b : c;
@@ -96,10 +99,12 @@ static void plan_finding(retest_plan_t *p, const fp_shifts_t *L, const fp_findin
         }
         return;
     }
-    if (f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH) {
-        plan_cell(p, n, f->a, f->b, 0, f->round_trip, found, nfound);
-        if (f->kind == FP_FIND_LINK_BOTH && !f->round_trip)
-            plan_cell(p, n, f->b, f->a, 0, 0, found, nfound);
+    if (f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH) { /* one cell: measured twice */
+        for (int twice = 0; twice < 2; twice++) {
+            plan_cell(p, n, f->a, f->b, 0, f->round_trip, twice, found, nfound);
+            if (f->kind == FP_FIND_LINK_BOTH && !f->round_trip)
+                plan_cell(p, n, f->b, f->a, 0, 0, twice, found, nfound);
+        }
         return;
     }
     /* a node: up to MAX_RECHECK of its cells per role, on the measured shifts */
@@ -107,9 +112,9 @@ static void plan_finding(retest_plan_t *p, const fp_shifts_t *L, const fp_findin
     for (size_t r = 0, done = 0; r < L->nshifts && done < MAX_RECHECK; r++, done++) {
         int k = (int)L->shift[r];
         if (roles & 1)
-            plan_cell(p, n, f->a, (f->a + k) % n, 1, f->round_trip, found, nfound);
+            plan_cell(p, n, f->a, (f->a + k) % n, 1, f->round_trip, 0, found, nfound);
         if (roles & 2)
-            plan_cell(p, n, (f->a + n - k) % n, f->a, 0, 0, found, nfound);
+            plan_cell(p, n, (f->a + n - k) % n, f->a, 0, 0, 0, found, nfound);
     }
 }
 

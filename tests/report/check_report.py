@@ -15,10 +15,15 @@ Names in EXPRESSION:
   svgs          number of <svg> elements
   svg_texts     the text of each <svg>, in page order
   config(LABEL, PROGRAM)  the id of that configuration's section (cN), from the summary table
+  badges        every verdict or status element (class "v"), in page order: dicts with "cls" (its
+                classes but "v"), "text", "href", "row" (the attributes of the <tr> around it, {}
+                outside a table), "table" (the id of the table around it) and "owner" (the id of
+                the nearest element around it that has one)
 Exit status: 0 the expression is true, 1 it is false or the page is not valid HTML5.
 """
 
 import sys
+import types
 
 try:
     import html5lib
@@ -66,6 +71,25 @@ def make_names(root):
                     if (r["attrs"]["data-config"], r["attrs"]["data-program"]) == (label, program))
 
     every = list(root.iter())
+    parent = {child: p for p in every for child in p}
+
+    def around(element):
+        while element in parent:
+            element = parent[element]
+            yield element
+
+    badges = []
+    for e in every:
+        classes = (e.get("class") or "").split()
+        if "v" not in classes:
+            continue
+        up = list(around(e))
+        tr = next((a for a in up if a.tag == XHTML + "tr"), None)
+        tab = next((a for a in up if a.tag == XHTML + "table"), None)
+        badges.append({"cls": [c for c in classes if c != "v"], "text": text_of(e), "href": e.get("href"),
+                       "row": dict(tr.attrib) if tr is not None else {},
+                       "table": tab.get("id") if tab is not None else None,
+                       "owner": next((a.get("id") for a in up if a.get("id")), None)})
     refs = [e.get("href") or e.get("src") for e in every if e.get("href") or e.get("src")]
     return {
         "rows": rows,
@@ -78,6 +102,7 @@ def make_names(root):
         "text": text_of(root),
         "svgs": sum(1 for e in every if e.tag == SVG + "svg"),
         "svg_texts": [text_of(e) for e in every if e.tag == SVG + "svg"],
+        "badges": badges,
     }
 
 
@@ -90,6 +115,9 @@ def main(argv):
         ok = eval("(" + argv[1] + "\n)", names)  # the tests' own expressions
     except Exception as e:  # a missing table or row is a failed check
         print(f"  {argv[1]}: {type(e).__name__}: {e}")
+        return 1
+    if isinstance(ok, types.GeneratorType):  # "(X for ...)" is always true: say all() or any()
+        print(f"  {argv[1]}: a generator, not a truth value (wrap it in all() or any())")
         return 1
     if not ok:
         print(f"  does not hold: {argv[1]}")

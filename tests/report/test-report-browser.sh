@@ -120,6 +120,27 @@ check "derived page: the page's check ran, no script error" \
 check "derived page: the heatmap image decodes" attr_is assumed data-images 1/1
 check "derived page: no console message" no_console assumed
 
+# Judged sweeps (derive.py judged): the colour the browser gives each verdict of the slow-column
+# sweep (undecided, cannot judge) and of the one size that passes, read back from <html>.
+"$PYTHON3" "$tests/report/derive.py" judged "$work/judged"
+"$PYTHON3" "$report" "$work/judged" -o "$work/judged.html" || exit 1
+cat >"$work/colours.js" <<'EOF'
+window.addEventListener("load", function () { setTimeout(function () {
+  function colours(selector) {
+    return Array.prototype.map.call(document.querySelectorAll(selector), function (e) {
+      return getComputedStyle(e).color; }).join(" ");
+  }
+  document.documentElement.setAttribute("data-slowcol", colours('#summary-verdicts tr[data-config="slowcol"] .v'));
+  document.documentElement.setAttribute("data-passed", colours('#summary-verdicts tr[data-verdict="pass"] .v'));
+}, 0); });
+EOF
+inject "$work/judged.html" "$work/colours.html" "<script>$(cat "$work/colours.js")</script>"
+browse judged "file://$work/colours.html#p4-m1-m-0-2" --dump-dom
+check "judged page: the page's check ran, no script error, no console message" \
+    sh -c "[ '$(html_attr judged data-check)' = done ] && [ '$(html_attr judged data-script-errors)' = 0 ] && ! grep -q CONSOLE '$work/judged.log'"
+check "judged page: the slow-column sweep's verdicts are drawn in the undecided colour, the one pass in green" \
+    sh -c "[ '$(html_attr judged data-slowcol)' = 'rgb(122, 62, 157) rgb(122, 62, 157)' ] && [ '$(html_attr judged data-passed)' = 'rgb(23, 107, 30)' ]"
+
 # The checks must see a broken image and a script error.
 inject "$work/assumed.html" "$work/broken.html" \
     '<img alt="broken" src="data:image/png;base64,AAAA"><script>noSuchFunction();</script>'

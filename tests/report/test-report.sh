@@ -237,6 +237,82 @@ check "70-node matrix: an embedded PNG" holds "$work/scale.html" 'len(images) ==
     "$work/scale.html"
 check "81 configurations: the table of all is closed (<details> without open)" [ $? -eq 0 ]
 
+# ---- judged sweeps: the re-test's status of each finding, the judge's record of each size ----
+# (derive.py judged: iso p1/c1, judged p2/c2, sampled p3/c3, slowcol p4/c4, three p5/c5 in file order)
+"$PYTHON3" "$tests/report/derive.py" judged "$work/judged"
+run_report "$work/judged" -o "$work/judged.html"
+check "judged sweeps: exit 0, nothing on stderr" sh -c "[ $rc -eq 0 ] && [ ! -s '$work/err' ]"
+check "judged page parses as HTML5, every link resolves" holds "$work/judged.html" 'set(fragments) <= ids and not external'
+check "slow column, no finding standing (undecided, then not decided): no green pass anywhere for that sweep" \
+    holds "$work/judged.html" 'all([sorted(set(c for b in mine for c in b["cls"])), len(mine)] == [["cannot-judge", "undecided"], 2 * 4 + 2 * 2]
+        for mine in [[b for b in badges if b["row"].get("data-config") == "slowcol" or b["row"].get("data-file", "").startswith("slowcol.")
+            or (b["owner"] or "").startswith((config("slowcol", "fabperf_allpairs") + "-", "p4-"))]])'
+check "slow column: the summary says undecided (64K, its row said pass) and cannot judge (1M) with the reasons, linked to the column" \
+    holds "$work/judged.html" '[(b["row"]["data-size"], b["cls"], b["text"], b["href"]) for b in badges
+            if b["table"] == "summary-verdicts" and b["row"].get("data-config") == "slowcol"] ==
+            [("65536", ["undecided"], "undecided", "#p4-m1-m-0-2"), ("1048576", ["cannot-judge"], "cannot judge", "#p4-m2-m-0-2")]
+        and [(r["attrs"]["data-verdict"], r["links"][2:]) for r in rows("summary-verdicts") if r["attrs"]["data-config"] == "slowcol"] ==
+            [(v, ["#p4-m%d-m-0-2" % m, "#p4-m%d-m-0-2" % m, "#p4-m%d-m-1-2" % m, "#p4-m%d-m-3-2" % m]) for v, m in (("undecided", 1), ("cannot-judge", 2))]
+        and all(x[1:] in ids for r in rows("summary-verdicts") for x in r["links"])
+        and [r["cells"][3].split(" (cells: ")[0] for r in rows("summary-verdicts") if r["attrs"]["data-config"] == "slowcol"] ==
+            ["undecided 1 suspect neither stood nor cleared: alone, between the sweep'"'"'s value and the healthy pairs alone: "
+             "neither stands nor clears", "cannot judge re-test budget spent: 1 suspects not re-measured"]'
+check "slow column: the configuration table, the judge table and the all-pairs section say the same" \
+    holds "$work/judged.html" '[(b["owner"], b["cls"], b["href"]) for b in badges if b["table"] == config("slowcol", "fabperf_allpairs") + "-sizes"] ==
+            [(config("slowcol", "fabperf_allpairs") + "-s65536", ["undecided"], "#p4-m1-m-0-2"),
+             (config("slowcol", "fabperf_allpairs") + "-s1048576", ["cannot-judge"], "#p4-m2-m-0-2")]
+        and [(r["attrs"]["data-size"], r["attrs"]["data-verdict"], r["cells"][3]) for r in rows("summary-sweeps")
+             if r["attrs"]["data-file"] == "slowcol.1.fabperf_allpairs.json"][1] ==
+            ("1048576", "cannot-judge", "re-test budget spent: 1 suspects not re-measured")
+        and [(b["owner"], b["cls"], b["href"]) for b in badges if (b["owner"] or "").startswith("p4-j")] ==
+            [("p4-j1", ["undecided"], "#p4-m1-m-0-2"), ("p4-j2", ["cannot-judge"], "#p4-m2-m-0-2")]'
+check "slow column: each finding shows its status, linked to its first cell, and alone against the healthy pairs alone" \
+    holds "$work/judged.html" '[(r["cells"][2], r["cells"][5], r["links"][1], r["cells"][6]) for r in rows("summary-pairs") if r["attrs"]["data-where"] == "node3"] ==
+            [("64K", "undecided", "#p4-m1-m-0-2", "alone 6000 [4000, 9500] MB/s against healthy pairs alone 9800 [9500, 10100] MB/s; "
+              "alone, between the sweep'"'"'s value and the healthy pairs alone: neither stands nor clears"),
+             ("1M", "undecided", "#p4-m2-m-0-2", "not re-measured: the re-test budget was spent")]
+        and [b["cls"] for b in badges if b["owner"] in ("p4-f1", "p4-f2")] == [["undecided"], ["undecided"]]'
+check "too few nodes to judge (3 < 4): cannot judge wherever its size shows, though every cell passes, linked to its heatmap" \
+    holds "$work/judged.html" '[(b["table"] or b["owner"], b["cls"], b["href"]) for b in badges if b["row"].get("data-config") == "three"
+            or b["row"].get("data-file", "").startswith("three.") or (b["owner"] or "").startswith((config("three", "fabperf_allpairs_lat") + "-", "p5-"))] ==
+            [("summary-verdicts", ["cannot-judge"], "#p5-m1"), ("summary-sweeps", ["cannot-judge"], "#p5-m1"),
+             ("p5-j1", ["cannot-judge"], "#p5-m1"), (config("three", "fabperf_allpairs_lat") + "-sizes", ["cannot-judge"], "#p5-m1")]
+        and "p5-m1" in ids and [r["cells"][3] for r in rows("summary-verdicts") if r["attrs"]["data-config"] == "three"] ==
+            ["cannot judge too few nodes to judge (3 < 4)"]'
+check "an inconclusive uniform term with no suspect: cannot judge; a sampled sweep says which faults it cannot place" \
+    holds "$work/judged.html" '[(r["attrs"]["data-verdict"], r["cells"][3]) for r in rows("summary-verdicts") if r["attrs"]["data-config"] == "sampled"] ==
+            [("cannot-judge", "cannot judge the uniform term is inconclusive")]
+        and "can place a slow sender, receiver (not a slow link: too few rounds)" in text'
+check "a finding that stands fails its size though the row passed; stands, cleared and a slow round each linked to their cells" \
+    holds "$work/judged.html" '[(r["attrs"]["data-size"], r["attrs"]["data-verdict"], r["links"][2]) for r in rows("summary-verdicts")
+            if r["attrs"]["data-config"] == "judged"] == [("4096", "pass", "#p2-m1"), ("1048576", "fail", "#p2-m2-m-1-0")]
+        and [(r["attrs"]["data-where"], r["cells"][5], r["links"][1]) for r in rows("summary-pairs")
+            if r["attrs"]["data-file"] == "judged.1.fabperf_allpairs.json"] ==
+            [("n001", "stands", "#p2-m2-m-1-0"), ("round 3 (shift 3)", "stands", "#p2-m2-m-0-3"), ("n004", "cleared", "#p2-m2-m-4-0")]
+        and [r["links"][0] for r in rows("p2-f3-rows")] == ["#p2-m2-m-%d-%d" % (i, (i + 3) % 6) for i in range(6)]
+        and "2 findings stand: slow node n001 as sender" in [r["cells"][3] for r in rows("summary-verdicts") if r["attrs"]["data-config"] == "judged"][-1]'
+check "isolated latency sweep: a node slow in round trips (its row and column), a link both ways undecided; no --expect, the size fails" \
+    holds "$work/judged.html" '[r["links"][0] for r in rows("p1-f1-rows")] == ["#p1-m1-m-2-%d" % j for j in (0, 1, 3)] + ["#p1-m1-m-%d-2" % j for j in (0, 1, 3)]
+        and [r["links"][0] for r in rows("p1-f2-rows")] == ["#p1-m1-m-0-3", "#p1-m1-m-3-0"]
+        and [(r["attrs"]["data-where"], r["attrs"]["data-status"]) for r in rows("summary-pairs") if r["cells"][2] == "8"] ==
+            [("i002", "stands"), ("i000 <-> i003", "undecided")]
+        and [r["attrs"]["data-verdict"] for r in rows("summary-verdicts") if r["attrs"]["data-config"] == "iso"] == ["fail"]'
+check "the one green pass on the page: the size the judge decided with no suspect (4K of judged)" \
+    holds "$work/judged.html" 'sorted((str(b["table"]), b["owner"], b["href"]) for b in badges if "pass" in b["cls"]) == sorted([
+            ("summary-verdicts", "summary-verdicts", "#p2-m1"), ("summary-sweeps", "summary-sweeps", "#p2-m1"), ("None", "p2-j1", "#p2-m1"),
+            (config("judged", "fabperf_allpairs") + "-sizes", config("judged", "fabperf_allpairs") + "-s4096", "#p2-m1")])
+        and [r["attrs"]["data-size"] for r in rows("summary-sweeps") if r["attrs"]["data-verdict"] == "pass"] == ["4096"]'
+mkdir "$work/judged-three"
+cp "$work/judged/three.1.fabperf_allpairs_lat.json" "$work/judged-three/"
+run_report "$work/judged-three" -o "$work/judged-three.html"
+check "a sweep without findings that could not be judged does not say it found nothing" \
+    holds "$work/judged-three.html" '"No finding, but the sweep could not be judged at 1 size" in text
+        and "found no slow node or link" not in text and [r["attrs"]["data-verdict"] for r in rows("summary-sweeps")] == ["cannot-judge"]'
+check "a sweep written before the judge: no judge table or line, statuses as the file says, each linked to its first cell" \
+    holds "$work/assumed.html" '"summary-sweeps" not in ids and not [i for i in ids if i.startswith("p1-j")]
+        and [(b["cls"], b["href"]) for b in badges if b["table"] == "summary-pairs"] ==
+            [(["stands"], "#p1-m1-m-2-0"), (["found"], "#p1-m1-m-0-3"), (["cleared"], "#p1-m1-m-5-0")]'
+
 # ---- the pairs programs' own output -----------------------------------------------------------
 # The derived folders above follow the documented format; here the programs write it, so that the
 # report and the programs cannot drift apart unseen. Needs the MPI test environment (make check).
@@ -262,8 +338,23 @@ print(next(json.loads(l)["nodes"] for l in open(sys.argv[1]) if "\"matrix\"" in 
             and all("p1-m1-%d-%d" % (a, b) in ids for a in range(4) for b in range(4) if a != b)
             and all("%s → %s: " % (n[a], n[b]) in text for n in ['"$nodes"'] for a, b in ((0, 1), (3, 2)))
             and (len(rows("summary-pairs")) if "summary-pairs" in ids else 0) == '"$findings"'
-            and ('"$findings"' > 0 or "all-pairs sweep found no slow node or link" in text)
+            and ('"$findings"' > 0 or "all-pairs sweep found no slow node or link" in text
+                 or "No finding, but the sweep could not be judged" in text)
             and [r["cells"][0] for r in rows(config("real-pairs", "fabperf_allpairs") + "-sizes")] == ["4K"]'
+    # The judge's record of each size, where the program writes one: [size, what the page must say]
+    # (fail: a finding stands; open: it could not decide or left a suspect undecided, never pass).
+    judged=$("$PYTHON3" -c 'import json, sys
+records = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+print([[r["size"], "fail" if r.get("stands") else "open" if r.get("decided") is False or r.get("undecided") else "any"]
+       for r in records if r.get("type") == "judge"])' "$work/real/real-pairs.1.fabperf_allpairs.json")
+    check "real sweep: every judged size is on the page; one where a finding stands fails, one not decided never passes" \
+        holds "$work/real.html" 'all(len([r for r in rows("summary-sweeps") if r["attrs"]["data-size"] == str(size)]) == 1
+                and (e == "any" or [r["attrs"]["data-verdict"] for r in rows("summary-sweeps") if r["attrs"]["data-size"] == str(size)]
+                     in ([["fail"]] if e == "fail" else [["cannot-judge"], ["undecided"]]))
+                and (e == "any" or [r["attrs"]["data-verdict"] for r in rows("summary-verdicts")
+                     if (r["attrs"]["data-config"], r["attrs"]["data-size"]) == ("real-pairs", str(size))]
+                     in ([["fail"]] if e == "fail" else [["cannot-judge"], ["undecided"]]))
+                for size, e in '"$judged"') and (bool('"$judged"') or "summary-sweeps" not in ids)'
     check "real fabperf_mbw_mr: a configuration with its 11 sizes" \
         holds "$work/real.html" '[r["cells"][0] for r in rows(config("real-mbw", "fabperf_mbw_mr") + "-sizes")]
             == ["1", "2", "4", "8", "16", "32", "64", "128", "256", "512", "1K"]'
