@@ -41,8 +41,9 @@ def parse_args():
     p.add_argument("--log", help="append every sweep's outcome as a JSON line here")
     p.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
     p.add_argument("--smoke", action="store_true",
-                   help="with --check, the goals over the whole run instead of per row (for a few sweeps): no "
-                        "false alarm, nothing else named, at least 2 of 3 faults named")
+                   help="with --check, for a few sweeps: every sweep complete and at least 2 of 3 faults named over "
+                        "the whole run (false alarms and other elements named are printed, their rates are the "
+                        "full runs' to state)")
     p.add_argument("--markdown", metavar="LOG", help="print the table of a --log file as Markdown and exit")
     return p.parse_args()
 
@@ -197,7 +198,7 @@ def main():
                     missed.append(f"{mode} {np} {as_ or 'clean'}: {tally['incomplete']} sweep(s) did not complete")
     if args.smoke:
         missed = [m for m in missed if "did not complete" in m]
-        if total["false"] or total["other"] or 3 * total["found"] < 2 * total["faults"]:
+        if 3 * total["found"] < 2 * total["faults"]:
             missed.append(f"whole run: {total['false']} false alarm(s), {total['other']} other named, "
                           f"{total['found']} of {total['faults']} faults named")
     print(f"# {time.time() - started:.0f} s; goals missed: {len(missed)}")

@@ -37,6 +37,9 @@
 /* A row or column median ignores one bad cell only from three cells on: four nodes at least. */
 #define FP_JUDGE_MIN_NODES 4
 #define FP_JUDGE_MIN_CELLS 3
+/* The slowest link the screen must be able to see: noisier matrices are not judged (decided = 0),
+ * though what their re-tests confirm still stands. */
+#define FP_JUDGE_MAX_RESOLUTION 2.0
 /* Default smallest slowdown claimed: a cell at 0.75 x of its healthy peers (--min-effect). */
 #define FP_JUDGE_MIN_EFFECT 0.25
 
@@ -108,7 +111,8 @@ typedef struct fp_judge_opts {
 enum { FP_PLACES_SENDER = 1, FP_PLACES_RECEIVER = 2, FP_PLACES_LINK = 4 };
 
 typedef struct fp_judge_summary {
-    int decided;       /* 0: too small to judge; reason says why, and no finding is claimed */
+    int decided;       /* 0: too small (no finding claimed) or too noisy (only what the re-tests
+                        * confirm is claimed) to judge; reason says why */
     unsigned places;   /* FP_PLACES_* */
     double sigma;      /* noise of one cell's log, as used */
     double z_node, z_link, z_round; /* the screen's bounds */

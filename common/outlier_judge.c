@@ -279,20 +279,33 @@ static void judge_nodes(judge_t *J, unsigned char *slow, double *z, size_t *idx)
     }
 }
 
+/* One finding per slow role: a node slow both ways is two findings, re-tested apart, since a
+ * cause in one direction (a shaped egress) slows the other only under the sweep's load (its acks
+ * queue behind its data). Round trips have one role: the node's finding covers both. */
 static int add_node_findings(judge_t *J, const unsigned char *slow, const double *z, size_t *idx,
                              finding_list_t *l)
 {
-    static const fp_finding_kind_t kinds[4] = {0, FP_FIND_SENDER, FP_FIND_RECEIVER, FP_FIND_NODE};
     for (size_t i = 0; i < J->n; i++) {
         if (!slow[i])
             continue;
-        fp_finding_t f = {.kind = kinds[slow[i]], .a = (int)i, .b = -1};
-        node_finding(J, i, slow[i], idx, &f);
-        f.z = fmin(slow[i] & 1 ? z[2 * i] : 0.0, slow[i] & 2 ? z[2 * i + 1] : 0.0);
-        if (J->o.round_trip) /* both roles are the same round trips */
+        if (J->o.round_trip) {
+            fp_finding_t f = {.kind = FP_FIND_NODE, .a = (int)i, .b = -1};
+            node_finding(J, i, slow[i], idx, &f);
+            f.z = fmin(slow[i] & 1 ? z[2 * i] : 0.0, slow[i] & 2 ? z[2 * i + 1] : 0.0);
             f.kind = FP_FIND_NODE;
-        if (list_add(l, &f))
-            return -1;
+            if (list_add(l, &f))
+                return -1;
+            continue;
+        }
+        for (unsigned role = 1; role <= 2; role++) {
+            if (!(slow[i] & role))
+                continue;
+            fp_finding_t f = {.kind = role == 1 ? FP_FIND_SENDER : FP_FIND_RECEIVER, .a = (int)i, .b = -1};
+            node_finding(J, i, role, idx, &f);
+            f.z = z[2 * i + role - 1];
+            if (list_add(l, &f))
+                return -1;
+        }
     }
     return 0;
 }
@@ -479,6 +492,13 @@ int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp
     memset(&J, 0, sizeof J);
     if (slow && z && idx && judge_open(&J, layout, cells, opts) == 0) {
         fill_summary(&J, places, s);
+        double resolution = exp(FP_LINK_Z * J.sigma);
+        if (places && resolution > FP_JUDGE_MAX_RESOLUTION) { /* a pass would claim what it cannot see */
+            s->decided = 0;
+            snprintf(s->reason, sizeof s->reason,
+                     "too noisy to judge: cell noise %.0f %%, only links slower than %.1f x would show",
+                     100.0 * (exp(J.sigma) - 1.0), resolution);
+        }
         rc = 0;
         if (places) {
             judge_nodes(&J, slow, z, idx);

@@ -226,16 +226,17 @@ void fp_pairs_emit_judge(fp_run_t *run, size_t bytes, const fp_pairs_verdict_t *
         fputs(",\"z_link\":", out);
         fp_json_number_or_null(out, s->z_link);
         fputs("}\n", out);
-    } else if (!v->decided) {
+    } else if (!v->places) {
         fprintf(out, "# judge at %zu bytes: %s: no finding can be claimed, and none is excluded\n", bytes, v->reason);
     } else {
         fprintf(out,
-                "# judge at %zu bytes: %zu nodes, cell noise %.1f %%, screen z <= -%.2f (nodes) -%.2f (links), "
+                "# judge at %zu bytes: %s%zu nodes, cell noise %.1f %%, screen z <= -%.2f (nodes) -%.2f (links), "
                 "effects >= %.0f %%; %zu suspect(s), re-tested in %.1f s of a %.1f s budget: %zu stand, %zu "
                 "cleared, %zu undecided%s%s\n",
-                bytes, pc->matrix.layout.n, 100.0 * (exp(s->sigma) - 1.0), s->z_node, s->z_link,
-                100.0 * run->params.pairs_min_effect, v->suspects, v->spent_s, v->budget_s, v->stands, v->cleared,
-                v->undecided, v->reason[0] ? "; " : "", v->reason);
+                bytes, v->decided ? "" : "cannot judge the whole matrix, what stands stands: ", pc->matrix.layout.n,
+                100.0 * (exp(s->sigma) - 1.0), s->z_node, s->z_link, 100.0 * run->params.pairs_min_effect,
+                v->suspects, v->spent_s, v->budget_s, v->stands, v->cleared, v->undecided, v->reason[0] ? "; " : "",
+                v->reason);
     }
     funlockfile(out);
     fflush(out);

@@ -93,8 +93,8 @@ static void plan_finding(retest_plan_t *p, const fp_shifts_t *L, const fp_findin
     int n = (int)L->n;
     if (f->kind == FP_FIND_ROUND) {
         int q = reference_round(L, f->a, found, nfound);
-        if (q >= 0 && p->count + 2 <= MAX_RETEST_PAIRS) {
-            plan_add(p, -1, f->a);
+        for (int twice = 0; twice < 2 && q >= 0 && p->count + 2 <= MAX_RETEST_PAIRS; twice++) {
+            plan_add(p, -1, f->a); /* twice: a transient must not hit both runs */
             plan_add(p, -1, q);
         }
         return;
@@ -173,7 +173,11 @@ static int run_plan(fp_run_t *run, size_t bytes, retest_plan_t *p, double budget
 /* Rank 0: finding i decided from its measurements (suspect, healthy, suspect, healthy...). */
 static fp_retest_t decide(const fp_run_t *run, const retest_plan_t *p, int i, fp_cell_t *alone, fp_cell_t *healthy)
 {
-    fp_cell_t s[MAX_RETEST_PAIRS / 2], h[MAX_RETEST_PAIRS / 2];
+    fp_cell_t s[MAX_RETEST_PAIRS / 2], h[MAX_RETEST_PAIRS / 2], a_, h_;
+    if (!alone)
+        alone = &a_;
+    if (!healthy)
+        healthy = &h_;
     size_t m = 0;
     for (int k = p->first[i]; k + 1 < p->first[i + 1]; k += 2) {
         s[m] = p->cell[k];
@@ -181,6 +185,23 @@ static fp_retest_t decide(const fp_run_t *run, const retest_plan_t *p, int i, fp
     }
     int higher = fp_pairs_ctx((fp_ctx_t *)&run->ctx)->kind->quantity == FP_QTY_RATE;
     return fp_retest_decide(s, h, m, higher, run->params.pairs_min_effect, alone, healthy);
+}
+
+/* Whether a standing node (in every round) or a standing link of round f's shift explains it. */
+static int round_explained(const fp_shifts_t *L, const fp_finding_t *f, const fp_finding_t *found,
+                           const fp_retest_t *status, size_t nfound)
+{
+    for (size_t j = 0; j < nfound; j++) {
+        const fp_finding_t *g = &found[j];
+        if (status[j] != FP_RETEST_STANDS || g->kind == FP_FIND_ROUND)
+            continue;
+        if (g->kind <= FP_FIND_NODE)
+            return 1;
+        size_t there = ((size_t)g->b + L->n - (size_t)g->a) % L->n, back = L->n - there;
+        if (there == (size_t)f->b || (g->kind == FP_FIND_LINK_BOTH && back == (size_t)f->b))
+            return 1;
+    }
+    return 0;
 }
 
 static double budget_of(const fp_run_t *run, double sweep_s)
@@ -229,12 +250,19 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
     v->places = summary.places;
     v->suspects = nfound;
     snprintf(v->reason, sizeof v->reason, "%s", summary.reason);
+    static fp_retest_t status[MAX_FINDINGS];
+    for (size_t i = 0; i < nfound; i++)
+        status[i] = plan.first[i + 1] > plan.first[i] ? decide(run, &plan, (int)i, NULL, NULL) : FP_RETEST_UNDECIDED;
     for (size_t i = 0; i < nfound; i++) {
         fp_cell_t alone, healthy;
         int planned = plan.first[i + 1] > plan.first[i];
         fp_retest_t r = planned ? decide(run, &plan, (int)i, &alone, &healthy) : FP_RETEST_UNDECIDED;
         if (!planned)
             alone = healthy = (fp_cell_t){NAN, NAN, NAN};
+        int explained = r == FP_RETEST_STANDS && found[i].kind == FP_FIND_ROUND &&
+                        round_explained(&pc->matrix.layout, &found[i], found, status, nfound);
+        if (explained) /* the round is slow because a standing node or link is in it */
+            r = FP_RETEST_CLEARED;
         v->stands += r == FP_RETEST_STANDS;
         v->cleared += r == FP_RETEST_CLEARED;
         v->undecided += r == FP_RETEST_UNDECIDED;

@@ -149,8 +149,10 @@ static void test_slow_receiver_and_node(void)
     for (int j = 0; j < N; j++)
         if (j != 4)
             scale_cell(at(c, N, 4, j), 0.2);
-    CHECK(judge(c, N, 1, f) == 1);
-    CHECK(f[0].kind == FP_FIND_NODE && f[0].a == 4 && f[0].cells == 2 * (N - 1));
+    /* slow both ways: one finding per role, each re-tested on its own */
+    CHECK(judge(c, N, 1, f) == 2);
+    CHECK(f[0].kind == FP_FIND_SENDER && f[0].a == 4 && f[0].cells == N - 1);
+    CHECK(f[1].kind == FP_FIND_RECEIVER && f[1].a == 4 && f[1].cells == N - 1);
 }
 
 static void test_slow_links(void)
