@@ -81,6 +81,25 @@ static double noise_sd(judge_t *J)
     return fmax(sd, J->cell_sd);
 }
 
+/* The noise of the cells that no suspect node or round touches (a fault leaves structure in the
+ * residuals of its node's cells and its rounds); the whole matrix's when fewer than half remain. */
+static double quiet_noise_sd(judge_t *J, const unsigned char *slow, const unsigned char *slow_round)
+{
+    size_t n = J->n, m = 0;
+    for (size_t r = 0; r < J->L.nshifts; r++)
+        for (size_t a = 0; a < n; a++) {
+            size_t k = r * n + a, b = (a + J->L.shift[r]) % n;
+            if (isfinite(J->g[k]) && !slow[a] && !slow[b] && !slow_round[r])
+                J->scratch[m++] = J->p.resid[k];
+        }
+    if (2 * m < J->ncells)
+        return J->sigma;
+    double sd = robust_sd(J->scratch, m, 1), per_row = cells_per_row(J);
+    if (per_row > 1)
+        sd /= 1.0 - 1.0 / per_row;
+    return fmax(sd, J->cell_sd);
+}
+
 /* The screen's bound for `tests` one-sided tests at FP_SCREEN_ALPHA in all (rounds). */
 static double bound(size_t tests)
 {
@@ -492,20 +511,21 @@ int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp
     memset(&J, 0, sizeof J);
     if (slow && z && idx && judge_open(&J, layout, cells, opts) == 0) {
         fill_summary(&J, places, s);
-        double resolution = exp(FP_LINK_Z * J.sigma);
-        if (places && resolution > FP_JUDGE_MAX_RESOLUTION) { /* a pass would claim what it cannot see */
-            s->decided = 0;
-            snprintf(s->reason, sizeof s->reason,
-                     "too noisy to judge: cell noise %.0f %%, only links slower than %.1f x would show",
-                     100.0 * (exp(J.sigma) - 1.0), resolution);
-        }
         rc = 0;
+        memset(slow, 0, n + layout->nshifts);
         if (places) {
             judge_nodes(&J, slow, z, idx);
             rc = add_node_findings(&J, slow, z, idx, &l) || add_round_findings(&J, slow, slow + n, idx, &l) ||
                          add_link_findings(&J, slow, slow + n, &l)
                      ? -1
                      : 0;
+        }
+        double quiet = quiet_noise_sd(&J, slow, slow + n), resolution = exp(FP_LINK_Z * quiet);
+        if (places && resolution > FP_JUDGE_MAX_RESOLUTION) { /* a pass would claim what it cannot see */
+            s->decided = 0;
+            snprintf(s->reason, sizeof s->reason,
+                     "too noisy to judge: cell noise %.0f %%, only links slower than %.1f x would show",
+                     100.0 * (exp(quiet) - 1.0), resolution);
         }
     }
     judge_close(&J);

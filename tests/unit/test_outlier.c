@@ -1,5 +1,6 @@
 /* Median polish and the judgement of pair matrices, on synthetic matrices with known faults. */
 #include <math.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -259,8 +260,30 @@ static void test_retest_decide(void)
     CHECK_NEAR(fp_normal_upper_quantile(0.05 / 30), 2.935199, 1e-5);
 }
 
+/* A matrix whose cells scatter too widely for a 2x link to show is not decided, and says why; a 10x
+ * slow sender in a quiet matrix does not make it so (its own cells' residuals do not count). */
+static void test_too_noisy(void)
+{
+    fp_cell_t c[N * (N - 1)];
+    fp_finding_t f[MAXF];
+    fp_shifts_t layout = full(N);
+    fp_judge_opts_t o = {.higher_is_better = 1, .with_rounds = 1};
+    fp_judge_summary_t s;
+    size_t count;
+    healthy(c, N, 1000, 0.9, 0.03, 21);
+    CHECK(fp_outliers_find(&layout, c, &o, f, MAXF, &count, &s) == 0);
+    CHECK(!s.decided && strncmp(s.reason, "too noisy to judge: cell noise ", 31) == 0);
+    healthy(c, N, 1000, 0.05, 0.03, 23);
+    for (int j = 0; j < N; j++)
+        if (j != 2)
+            scale_cell(at(c, N, 2, j), 0.1);
+    CHECK(fp_outliers_find(&layout, c, &o, f, MAXF, &count, &s) == 0);
+    CHECK(s.decided && count == 1 && f[0].kind == FP_FIND_SENDER && f[0].a == 2);
+}
+
 int main(void)
 {
+    test_too_noisy();
     test_retest_decide();
     test_polish_additive();
     test_polish_missing();
