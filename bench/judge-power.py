@@ -8,11 +8,13 @@ false-alarm rate of clean sweeps (a finding stands), the detection rate (the fau
 standing) and the misattribution rate (a standing finding that names anything else), with the
 undecided sweeps counted apart. A fault of factor F delays each data completion it touches by a
 fixed (F - 1) x the median operation time of the clean sweeps of that mode and rank count (a window,
-or a round trip), so that every cell it touches slows alike. Goals: false alarms at most 5 %, 10x found in 95 %, 2x in 80 % from
-6 ranks, never another node named. With --check the exit status is 1 when a goal is missed.
+or a round trip), so that every cell it touches slows alike; "sender-part", "receiver-part" and
+"link-part" are the same faults present half the time (50 ms slow, 50 ms not). Goals: false alarms
+at most 5 %, 10x found in 95 %, 2x in 80 % from 6 ranks, never another node named (intermittent
+faults: rates stated, no goal). With --check the exit status is 1 when a goal is missed.
 
 Usage: bench/judge-power.py --build BUILD_DIR [--ranks 4,6,8,16] [--modes shift,isolated,sampled]
-       [--faults sender,receiver,link] [--factors 10,2,1.2] [--clean N] [--repeats N]
+       [--faults sender,receiver,link[,sender-part,...]] [--factors 10,2,1.2] [--clean N] [--repeats N]
        [--program allpairs|allpairs_lat] [--log FILE] [--check]
 """
 
@@ -25,6 +27,7 @@ import tempfile
 import time
 
 GOALS = {10.0: 0.95, 2.0: 0.80}
+PART_S = 0.05  # an intermittent fault ("sender-part", "receiver-part", "link-part"): 50 ms slow, 50 ms not
 
 
 def parse_args():
@@ -55,7 +58,8 @@ def markdown(log):
     cases = sorted({(r.get("program", "allpairs"), r["mode"], r["ranks"]) for r in runs},
                    key=lambda c: (c[0], ["shift", "isolated", "sampled"].index(c[1]), c[2]))
     faults = sorted({(r["fault"][0], r["fault"][3]) for r in runs if r["fault"]},
-                    key=lambda f: (["sender", "receiver", "link"].index(f[0]), -f[1]))
+                    key=lambda f: (["sender", "receiver", "link", "sender-part", "receiver-part",
+                                    "link-part"].index(f[0]), -f[1]))
     print("| program | mode | ranks | false alarms | " + " | ".join(f"{a} {f:g}x" for a, f in faults) + " |")
     print("|---|---|---|---|" + "---|" * len(faults))
     for prog, mode, np in cases:
@@ -80,7 +84,9 @@ def sweep(args, np, mode, fault, op_us=0.0):
         # an instrumented (sanitizer) build must not insist on coming first in the preload order
         asan = os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
         env = ["env", f"LD_PRELOAD={build}/tests/faults/libfpslow.so", f"ASAN_OPTIONS={asan}", f"FP_SLOW_RANK={rank}",
-               f"FP_SLOW_AS={as_}", f"FP_SLOW_PEER={peer}", "FP_SLOW_FACTOR=1", f"FP_SLOW_US={delay:.3f}"]
+               f"FP_SLOW_AS={as_.split('-')[0]}", f"FP_SLOW_PEER={peer}", "FP_SLOW_FACTOR=1", f"FP_SLOW_US={delay:.3f}"]
+        if as_.endswith("-part"):  # slow half the time, in spells of PART_S seconds
+            env += [f"FP_SLOW_ON_S={PART_S}", f"FP_SLOW_OFF_S={PART_S}"]
     if args.program == "allpairs":
         measure = ["-m", f"{args.size}:{args.size}", "-W", "8", "-i", "20", "-x", "2"]
     else:
@@ -103,6 +109,7 @@ def sweep(args, np, mode, fault, op_us=0.0):
 def names_fault(f, fault, latency_round_trip):
     """Whether a standing finding names exactly the injected fault."""
     as_, rank, peer, _ = fault
+    as_ = as_.split("-")[0]
     if as_ == "link":
         return f["kind"] == "slow_link" and f["ranks"] in ([rank, peer], [peer, rank]) and (
             f["direction"] in ("one-way", "both-ways") if latency_round_trip else f["ranks"][0] == rank)
@@ -147,7 +154,7 @@ def main():
     log = open(args.log, "a") if args.log else None
     missed = []
     total = {"faults": 0, "found": 0, "other": 0, "false": 0}
-    print(f"{'mode':<9} {'ranks':>5} {'fault':<9} {'factor':>6} {'sweeps':>6} {'undecided':>9} "
+    print(f"{'mode':<9} {'ranks':>5} {'fault':<13} {'factor':>6} {'sweeps':>6} {'undecided':>9} "
           f"{'found':>7} {'other named':>11} {'false alarm':>11}")
     started = time.time()
     for np in ranks:
@@ -182,14 +189,14 @@ def main():
                 total["other"] += tally["other"] if as_ else 0
                 pct = lambda x: f"{100.0 * x / n:6.1f}%"
                 if as_ is None:
-                    print(f"{mode:<9} {np:>5} {'clean':<9} {'':>6} {n:>6} {tally['undecided']:>9} {'':>7} {'':>11} "
+                    print(f"{mode:<9} {np:>5} {'clean':<13} {'':>6} {n:>6} {tally['undecided']:>9} {'':>7} {'':>11} "
                           f"{pct(tally['other']):>11}", flush=True)
                     if tally["other"] > 0.05 * n:
                         missed.append(f"{mode} {np} clean: false alarms {tally['other']} of {n}")
                 else:
-                    print(f"{mode:<9} {np:>5} {as_:<9} {factor:>5g}x {n:>6} {tally['undecided']:>9} "
+                    print(f"{mode:<9} {np:>5} {as_:<13} {factor:>5g}x {n:>6} {tally['undecided']:>9} "
                           f"{pct(tally['found']):>7} {pct(tally['other']):>11} {'':>11}", flush=True)
-                    need = GOALS.get(factor, 0.0) if (factor >= 10 or np >= 6) else 0.0
+                    need = GOALS.get(factor, 0.0) if (factor >= 10 or np >= 6) and "-part" not in as_ else 0.0
                     if tally["found"] < need * n:
                         missed.append(f"{mode} {np} {as_} {factor:g}x: found {tally['found']} of {n}")
                     if factor >= 2 and tally["other"]:

@@ -392,13 +392,18 @@ static int add_round_findings(judge_t *J, const unsigned char *slow, unsigned ch
 
 /* Cell k (a -> b) is a slow link when its residual is material and significant and its whole CI
  * lies below the fit; *z gets its standardized residual. */
-static int link_slow(const judge_t *J, size_t k, double *z)
+static int link_slow(const judge_t *J, size_t k, const unsigned char *slow_round, double *z)
 {
     if (k == (size_t)-1 || !isfinite(J->p.resid[k]))
         return 0;
-    double e = J->p.resid[k];
+    /* A slow link slows its whole round too (its pair's ranks wait on it while they serve other
+     * pairs), so that a round effect absorbs part of it: a cell is judged against the prediction
+     * without its round's slowness, unless the round is a suspect itself (its pairs are then all
+     * re-measured alone). The re-test alone tells a link from a congested round. */
+    double lift = J->o.with_rounds && !slow_round[k / J->n] ? fmin(0.0, J->p.round[k / J->n]) : 0.0;
+    double e = J->p.resid[k] + lift;
     *z = J->sigma > 0 ? e / J->sigma : (e < 0 ? -INFINITY : 0.0);
-    return e < J->min_log && *z < -FP_LINK_Z && J->g_best[k] < predict(J, k, 0);
+    return e < J->min_log && *z < -FP_LINK_Z && J->g_best[k] < predict(J, k, 0) - lift;
 }
 
 static void set_cell(const fp_cell_t *c, double *median, double *lo, double *hi)
@@ -429,11 +434,9 @@ static int add_link_findings(judge_t *J, const unsigned char *slow, const unsign
     for (size_t k = 0; k < J->ncells; k++) {
         size_t a = k % n, b = (a + J->L.shift[k / n]) % n, back = cell_index(J, b, a);
         double z, z_back = 0;
-        (void)slow_round; /* a cell is judged against its own round's level: a slow link inside a slow round
-                           * still stands out of it */
-        if ((slow[a] & 1) || (slow[b] & 2) || J->taken[k] || !link_slow(J, k, &z))
+        if ((slow[a] & 1) || (slow[b] & 2) || J->taken[k] || !link_slow(J, k, slow_round, &z))
             continue;
-        int both = !(slow[b] & 1) && !(slow[a] & 2) && back != (size_t)-1 && link_slow(J, back, &z_back);
+        int both = !(slow[b] & 1) && !(slow[a] & 2) && back != (size_t)-1 && link_slow(J, back, slow_round, &z_back);
         if (both && b < a)
             continue; /* reported with b -> a */
         fp_finding_t f = {.kind = both ? FP_FIND_LINK_BOTH : FP_FIND_LINK, .a = (int)a, .b = (int)b};

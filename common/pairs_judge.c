@@ -13,6 +13,11 @@
 #define MAX_RECHECK 3       /* suspect cells of one node and role re-measured */
 #define MAX_RETEST_PAIRS 96 /* measurements per size: suspects and their healthy partners */
 #define AUTO_BUDGET_FACTOR 2.0
+/* A link's cell is re-measured this many times, each beside another healthy partner, and stands
+ * only when slow every time: one cell has no other cells to outvote a pair that happened to share
+ * a core or a burst of other traffic for a moment (8 ranks on 2 cores: 1 clean sweep in 10 had
+ * such a link stand with two runs). */
+#define LINK_RUNS 3
 #define AUTO_BUDGET_MIN_S 10.0
 
 /* One measurement of the re-test: a pair alone (a -> b), or with a < 0 the whole round b again. */
@@ -99,11 +104,11 @@ static void plan_finding(retest_plan_t *p, const fp_shifts_t *L, const fp_findin
         }
         return;
     }
-    if (f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH) { /* one cell: measured twice */
-        for (int twice = 0; twice < 2; twice++) {
-            plan_cell(p, n, f->a, f->b, 0, f->round_trip, twice, found, nfound);
+    if (f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH) { /* one cell: LINK_RUNS times */
+        for (int run = 0; run < LINK_RUNS; run++) {
+            plan_cell(p, n, f->a, f->b, 0, f->round_trip, run, found, nfound);
             if (f->kind == FP_FIND_LINK_BOTH && !f->round_trip)
-                plan_cell(p, n, f->b, f->a, 0, 0, twice, found, nfound);
+                plan_cell(p, n, f->b, f->a, 0, 0, run, found, nfound);
         }
         return;
     }
@@ -170,10 +175,16 @@ static int run_plan(fp_run_t *run, size_t bytes, retest_plan_t *p, double budget
     return FP_OK;
 }
 
-/* Rank 0: finding i decided from its measurements (suspect, healthy, suspect, healthy...). */
-static fp_retest_t decide(const fp_run_t *run, const retest_plan_t *p, int i, fp_cell_t *alone, fp_cell_t *healthy)
+static int is_link(const fp_finding_t *f)
 {
-    fp_cell_t s[MAX_RETEST_PAIRS / 2], h[MAX_RETEST_PAIRS / 2], a_, h_;
+    return f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH;
+}
+
+/* Rank 0: finding i decided from its measurements (suspect, healthy, suspect, healthy...). */
+static fp_retest_t decide(const fp_run_t *run, const retest_plan_t *p, int i, int link, fp_cell_t *alone,
+                          fp_cell_t *healthy)
+{
+    fp_cell_t s[MAX_RETEST_PAIRS / 2] = {{0}}, h[MAX_RETEST_PAIRS / 2] = {{0}}, a_, h_;
     if (!alone)
         alone = &a_;
     if (!healthy)
@@ -184,7 +195,14 @@ static fp_retest_t decide(const fp_run_t *run, const retest_plan_t *p, int i, fp
         h[m++] = p->cell[k + 1];
     }
     int higher = fp_pairs_ctx((fp_ctx_t *)&run->ctx)->kind->quantity == FP_QTY_RATE;
-    return fp_retest_decide(s, h, m, higher, run->params.pairs_min_effect, alone, healthy);
+    fp_retest_t r = fp_retest_decide(s, h, m, higher, run->params.pairs_min_effect, alone, healthy);
+    if (r == FP_RETEST_STANDS && link) /* a link stands only when every run of its cell was slow */
+        for (size_t k = 0; k < m; k++) {
+            fp_cell_t so, ho;
+            if (fp_retest_decide(&s[k], &h[k], 1, higher, run->params.pairs_min_effect, &so, &ho) != FP_RETEST_STANDS)
+                r = FP_RETEST_UNDECIDED;
+        }
+    return r;
 }
 
 /* Whether a standing node (in every round) or a standing link of round f's shift explains it. */
@@ -202,6 +220,57 @@ static int round_explained(const fp_shifts_t *L, const fp_finding_t *f, const fp
             return 1;
     }
     return 0;
+}
+
+/* The round a slow round's re-run confirmed, split: each of its pairs measured alone (phase two of
+ * the re-test), so that a link that slowed its whole round (its ranks wait on it while they send
+ * and receive) is named, and a round slow only when all its pairs run at once stays a round. */
+static void plan_round_cells(retest_plan_t *p, const fp_shifts_t *L, const fp_finding_t *f)
+{
+    for (size_t a = 0; a < L->n && p->count < MAX_RETEST_PAIRS; a++)
+        plan_add(p, (int)a, (int)((a + (size_t)f->b) % L->n));
+}
+
+/* Rank 0: the links of round finding f, from its pairs measured alone in p[first, first + n): a
+ * pair stands when slow against the pair of the round's median value alone (fp_retest_decide).
+ * Returns how many stand (written to links, alone, ref); 0 when none does, or when more than half
+ * do (then no pair is typical). */
+static size_t round_links(const fp_run_t *run, const retest_plan_t *p, int first, const fp_finding_t *f,
+                          fp_finding_t *links, fp_cell_t *alone, fp_cell_t *ref)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx((fp_ctx_t *)&run->ctx);
+    size_t n = pc->matrix.layout.n, m = 0, found = 0;
+    double w[n + 1];
+    for (size_t a = 0; a < n && first + (int)a < p->count; a++)
+        if (p->cell[first + a].median > 0)
+            w[m++] = p->cell[first + a].median;
+    if (m < FP_JUDGE_MIN_NODES)
+        return 0;
+    double mid = fp_median_finite(w, m);
+    int higher = pc->kind->quantity == FP_QTY_RATE;
+    const fp_cell_t *typical = NULL;
+    for (size_t a = 0; a < n && first + (int)a < p->count; a++)
+        if (!typical || fabs(p->cell[first + a].median - mid) < fabs(typical->median - mid))
+            typical = &p->cell[first + a];
+    for (size_t a = 0; a < n && first + (int)a < p->count; a++) {
+        const fp_cell_t *c = &p->cell[first + a];
+        fp_cell_t s_out, h_out;
+        if (c == typical || !(c->median > 0) ||
+            fp_retest_decide(c, typical, 1, higher, run->params.pairs_min_effect, &s_out, &h_out) != FP_RETEST_STANDS)
+            continue;
+        size_t b = (a + (size_t)f->b) % n;
+        const fp_cell_t *swept = fp_pairs_matrix_cell(&pc->matrix, a, b);
+        fp_finding_t *l = &links[found];
+        *l = (fp_finding_t){.kind = FP_FIND_LINK, .a = (int)a, .b = (int)b, .cells = 1, .confirmed = 1,
+                            .of_round = f->a + 1, .z = NAN, .median2 = NAN, .lo2 = NAN, .hi2 = NAN};
+        l->median = swept ? swept->median : NAN;
+        l->lo = swept ? swept->lo : NAN;
+        l->hi = swept ? swept->hi : NAN;
+        l->typical = f->typical;
+        alone[found] = s_out;
+        ref[found++] = h_out;
+    }
+    return 2 * found > m ? 0 : found;
 }
 
 static double budget_of(const fp_run_t *run, double sweep_s)
@@ -241,27 +310,48 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
     memset(v, 0, sizeof *v);
     plan.count = 0;
     v->budget_s = budget_of(run, sweep_s);
+    static retest_plan_t split;
+    static int split_first[MAX_FINDINGS];
+    double spent2 = 0.0;
     if (run->ctx.rank == 0) /* a failure here ends the job (MPI_Abort): the others wait in run_plan */
         FP_CHECK(screen(run, found, &nfound, &summary, &plan));
     FP_CHECK(run_plan(run, bytes, &plan, v->budget_s, &v->spent_s, all));
-    if (run->ctx.rank != 0)
-        return FP_OK;
+    if (run->ctx.rank != 0) /* phase two, planned by rank 0 below */
+        return run_plan(run, bytes, &split, v->budget_s - v->spent_s, &spent2, all);
     v->decided = summary.decided;
     v->places = summary.places;
     v->suspects = nfound;
     snprintf(v->reason, sizeof v->reason, "%s", summary.reason);
     static fp_retest_t status[MAX_FINDINGS];
     for (size_t i = 0; i < nfound; i++)
-        status[i] = plan.first[i + 1] > plan.first[i] ? decide(run, &plan, (int)i, NULL, NULL) : FP_RETEST_UNDECIDED;
+        status[i] = plan.first[i + 1] > plan.first[i] ? decide(run, &plan, (int)i, is_link(&found[i]), NULL, NULL) : FP_RETEST_UNDECIDED;
+    /* phase two: the pairs of every confirmed round that no standing element explains, alone */
+    split.count = 0;
+    for (size_t i = 0; i < nfound; i++) {
+        split_first[i] = -1;
+        if (found[i].kind == FP_FIND_ROUND && status[i] == FP_RETEST_STANDS &&
+            !round_explained(&pc->matrix.layout, &found[i], found, status, nfound) &&
+            split.count + (int)pc->matrix.layout.n <= MAX_RETEST_PAIRS) {
+            split_first[i] = split.count;
+            plan_round_cells(&split, &pc->matrix.layout, &found[i]);
+        }
+    }
+    FP_CHECK(run_plan(run, bytes, &split, v->budget_s - v->spent_s, &spent2, all));
+    v->spent_s += spent2;
     for (size_t i = 0; i < nfound; i++) {
         fp_cell_t alone, healthy;
         int planned = plan.first[i + 1] > plan.first[i];
-        fp_retest_t r = planned ? decide(run, &plan, (int)i, &alone, &healthy) : FP_RETEST_UNDECIDED;
+        fp_retest_t r = planned ? decide(run, &plan, (int)i, is_link(&found[i]), &alone, &healthy) : FP_RETEST_UNDECIDED;
         if (!planned)
             alone = healthy = (fp_cell_t){NAN, NAN, NAN};
-        int explained = r == FP_RETEST_STANDS && found[i].kind == FP_FIND_ROUND &&
+        int explained = r != FP_RETEST_CLEARED && found[i].kind == FP_FIND_ROUND &&
                         round_explained(&pc->matrix.layout, &found[i], found, status, nfound);
-        if (explained) /* the round is slow because a standing node or link is in it */
+        fp_finding_t links[MAX_RETEST_PAIRS];
+        fp_cell_t links_alone[MAX_RETEST_PAIRS], links_ref[MAX_RETEST_PAIRS];
+        size_t nlinks = split_first[i] >= 0 ? round_links(run, &split, split_first[i], &found[i], links,
+                                                          links_alone, links_ref)
+                                            : 0;
+        if (explained || nlinks) /* the round is slow because a standing node or link is in it */
             r = FP_RETEST_CLEARED;
         v->stands += r == FP_RETEST_STANDS;
         v->cleared += r == FP_RETEST_CLEARED;
@@ -270,6 +360,13 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
         fp_pairs_emit_finding(run, bytes, &found[i], &alone, &healthy, r, planned);
         if (r == FP_RETEST_STANDS && v->stands == 1)
             fp_finding_format(&found[i], pc->name_list, fp_pairs_unit(run), v->first_line, sizeof v->first_line);
+        for (size_t k = 0; k < nlinks; k++) { /* the links that slowed round i, each alone */
+            v->stands++;
+            fp_pairs_emit_finding(run, bytes, &links[k], &links_alone[k], &links_ref[k], FP_RETEST_STANDS, 1);
+            if (v->stands == 1)
+                fp_finding_format(&links[k], pc->name_list, fp_pairs_unit(run), v->first_line,
+                                  sizeof v->first_line);
+        }
     }
     if (v->decided && v->unmeasured)
         snprintf(v->reason, sizeof v->reason, "re-test budget spent: %zu suspect(s) not re-measured", v->unmeasured);
