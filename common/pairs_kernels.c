@@ -2,7 +2,6 @@
  * Each rank has this round's partners: send_to (-1: sends nothing) and recv_from (-1: receives
  * nothing). */
 #include <string.h>
-#include <time.h>
 
 #include "comm.h"
 #include "pairs.h"
@@ -136,27 +135,10 @@ static int mpi_after(fp_ctx_t *ctx)
     return rx_serve(ctx, pc, pc->rx_bytes, 1);
 }
 
-/* Before each sample. A rank without a partner this round (isolated mode, a re-test alone) waits
- * asleep between polls: spinning, it would take the processor from the pair being measured
- * wherever ranks share cores (8 ranks on 2 cores: a pair alone ran at half its speed, and a pair
- * that happened to share a core stood as a slow link). The barrier itself is never timed. */
-#define IDLE_POLL_NS 50000L
 static int mpi_barrier(fp_ctx_t *ctx)
 {
-    const fp_pairs_ctx_t *pc = fp_pairs_ctx(ctx);
-    MPI_Request req;
-    int done = 0;
-    FP_MPI_CHECK(MPI_Ibarrier(ctx->comm, &req)); /* on every rank: a blocking barrier would not match */
-    if (pc->send_to >= 0 || pc->recv_from >= 0) {
-        FP_MPI_CHECK(MPI_Wait(&req, MPI_STATUS_IGNORE));
-        return FP_OK;
-    }
-    for (;;) {
-        FP_MPI_CHECK(MPI_Test(&req, &done, MPI_STATUS_IGNORE));
-        if (done)
-            return FP_OK;
-        nanosleep(&(struct timespec){0, IDLE_POLL_NS}, NULL);
-    }
+    FP_MPI_CHECK(MPI_Barrier(ctx->comm));
+    return FP_OK;
 }
 
 /* The pattern round of message w of validation round `round`: each message its own content, so
