@@ -329,6 +329,25 @@ static int add_node_findings(judge_t *J, const unsigned char *slow, const double
     return 0;
 }
 
+/* A matrix too noisy for the screen's significance (a slow node in shift rounds holds up its
+ * partners' other pairs and scatters the whole matrix): every node role whose effect is material,
+ * significant or not, becomes a suspect too, for the re-test alone to decide. */
+static int add_material_nodes(judge_t *J, const unsigned char *slow, double *z, size_t *idx, finding_list_t *l)
+{
+    unsigned char *extra = calloc(J->n, 1);
+    if (!extra)
+        return -1;
+    double keep = J->z_node;
+    J->z_node = -INFINITY; /* material only: e < min_log, most cells beyond their CIs */
+    judge_nodes(J, extra, z, idx);
+    J->z_node = keep;
+    for (size_t i = 0; i < J->n; i++)
+        extra[i] &= (unsigned char)~slow[i];
+    int rc = add_node_findings(J, extra, z, idx, l);
+    free(extra);
+    return rc;
+}
+
 /* The lowest cell of slow round r, against the fit without the round's effect, as a link suspect:
  * a slow link slows the pairs that share the cores or wires with it, so its round stands out as a
  * whole and the link not within it. Its re-test alone tells the link from the round's congestion. */
@@ -529,6 +548,8 @@ int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp
             snprintf(s->reason, sizeof s->reason,
                      "too noisy to judge: cell noise %.0f %%, only links slower than %.1f x would show",
                      100.0 * (exp(quiet) - 1.0), resolution);
+            if (rc == 0)
+                rc = add_material_nodes(&J, slow, z, idx, &l);
         }
     }
     judge_close(&J);

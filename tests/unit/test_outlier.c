@@ -273,6 +273,15 @@ static void test_too_noisy(void)
     healthy(c, N, 1000, 0.9, 0.03, 21);
     CHECK(fp_outliers_find(&layout, c, &o, f, MAXF, &count, &s) == 0);
     CHECK(!s.decided && strncmp(s.reason, "too noisy to judge: cell noise ", 31) == 0);
+    /* too noisy: a node whose cells are material (0.3 x) goes to the re-test, significant or not */
+    for (int j = 0; j < N; j++)
+        if (j != 5)
+            scale_cell(at(c, N, 5, j), 0.3);
+    CHECK(fp_outliers_find(&layout, c, &o, f, MAXF, &count, &s) == 0);
+    int sender5 = 0;
+    for (size_t k = 0; k < count; k++)
+        sender5 |= f[k].kind == FP_FIND_SENDER && f[k].a == 5;
+    CHECK(!s.decided && sender5);
     healthy(c, N, 1000, 0.05, 0.03, 23);
     for (int j = 0; j < N; j++)
         if (j != 2)
