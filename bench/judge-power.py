@@ -73,6 +73,25 @@ def markdown(log):
         print(f"| {prog} | {mode} | {np} | " + " | ".join(cells) + " |")
 
 
+def measured_shifts(mode, n, rounds=2):
+    """The shifts a sweep measures (common/pairs_schedule.c): every one but in sampled mode, where
+    --rounds R picks shifts near j n / (R + 1) and their reverses, R growing until 3 are measured."""
+    if mode != "sampled" or rounds >= n - 1:
+        return list(range(1, n))
+    def picks(r):
+        chosen = set()
+        for j in range(1, r + 1):
+            pick = (j * n + (r + 1) // 2) // (r + 1)
+            if 1 <= pick < n:
+                chosen |= {pick, n - pick}
+        return sorted(chosen)
+    want, r, got = min(n - 1, 3), rounds, []
+    while len(got) < want and r < n:
+        got = picks(r)
+        r += 1
+    return got
+
+
 def sweep(args, np, mode, fault, op_us=0.0):
     """One sweep; fault: None or (as, rank, peer, factor), a delay of (factor - 1) op_us per data
     completion it touches. Returns its records and exit status."""
@@ -167,8 +186,9 @@ def main():
                     op_times = []
                 for k in range(count):
                     rank = (k * 3 + 1) % np  # the slow rank moves around, rank 0 included
-                    fault = (as_, rank, (rank + 1 + k) % np if (rank + 1 + k) % np != rank else (rank + 2) % np,
-                             factor) if as_ else None
+                    shifts = measured_shifts(mode, np)
+                    peer = (rank + shifts[k % len(shifts)]) % np  # a link on a shift the sweep measures
+                    fault = (as_, rank, peer, factor) if as_ else None
                     op_us = sorted(op_times)[len(op_times) // 2] if op_times else 0.0
                     records, rc = sweep(args, np, mode, fault, op_us)
                     o = outcome(records, rc, fault, mode, args.program)
