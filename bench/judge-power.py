@@ -184,9 +184,9 @@ def main():
                 tally = {"n": 0, "undecided": 0, "found": 0, "other": 0, "incomplete": 0}
                 if as_ is None:
                     op_times = []
+                shifts = measured_shifts(mode, np)
                 for k in range(count):
                     rank = (k * 3 + 1) % np  # the slow rank moves around, rank 0 included
-                    shifts = measured_shifts(mode, np)
                     peer = (rank + shifts[k % len(shifts)]) % np  # a link on a shift the sweep measures
                     fault = (as_, rank, peer, factor) if as_ else None
                     op_us = sorted(op_times)[len(op_times) // 2] if op_times else 0.0

@@ -180,7 +180,7 @@ static double better_ratio(double suspect, double healthy, int higher_is_better)
 }
 
 fp_retest_t fp_retest_decide(const fp_cell_t *suspect, const fp_cell_t *healthy, size_t count, int higher_is_better,
-                             double min_effect, fp_cell_t *suspect_out, fp_cell_t *healthy_out)
+                             double min_effect, int all_slow, fp_cell_t *suspect_out, fp_cell_t *healthy_out)
 {
     size_t slow = 0, fine = 0, m = 0;
     double *v = malloc((6 * count + 6) * sizeof *v);
@@ -208,7 +208,7 @@ fp_retest_t fp_retest_decide(const fp_cell_t *suspect, const fp_cell_t *healthy,
     free(v);
     if (count == 0)
         return FP_RETEST_UNDECIDED;
-    if (2 * slow > count)
+    if (all_slow ? slow == count : 2 * slow > count)
         return FP_RETEST_STANDS;
     return 2 * fine > count ? FP_RETEST_CLEARED : FP_RETEST_UNDECIDED;
 }

@@ -132,11 +132,13 @@ unsigned fp_judge_places(const fp_shifts_t *layout, int round_trip, char *reason
 /* The re-test of a suspect: its cells measured alone, each beside a healthy pair measured alone
  * just after it. A pair is slow when the suspect's CI lies wholly on the bad side of the healthy
  * one's and its median is at most 1 - min_effect of the healthy median; fine when its median is
- * above that. The suspect stands when most pairs are slow, is cleared when most are fine, and is
- * undecided otherwise. suspect_out and healthy_out get the medians of the medians and bounds. */
+ * above that. The suspect stands when most pairs are slow (all_slow: every pair, measured: one cell
+ * re-measured several times has nothing to outvote a run that shared a core for a moment), is
+ * cleared when most are fine, and is undecided otherwise. suspect_out and healthy_out get the
+ * medians of the medians and bounds. */
 typedef enum { FP_RETEST_UNDECIDED, FP_RETEST_STANDS, FP_RETEST_CLEARED } fp_retest_t;
 fp_retest_t fp_retest_decide(const fp_cell_t *suspect, const fp_cell_t *healthy, size_t count, int higher_is_better,
-                             double min_effect, fp_cell_t *suspect_out, fp_cell_t *healthy_out);
+                             double min_effect, int all_slow, fp_cell_t *suspect_out, fp_cell_t *healthy_out);
 const char *fp_retest_name(fp_retest_t r); /* "undecided", "stands", "cleared" */
 
 /* Upper-tail standard normal quantile: z with P(Z > z) = p, 0 < p < 0.5. */

@@ -26,6 +26,7 @@ typedef struct judge {
     double *scratch; /* max(8 nshifts + 8 + 6 n, stored cells) */
     fp_polish_t p;
     double cell_sd;   /* typical spread of one cell, from the CIs: floor of the noise */
+    double per_row;      /* median measured cells a row (the fit's shrinking of residuals) */
     double sigma;     /* noise of one cell's log */
     double min_log;   /* log(1 - min_effect): the largest effect that is material */
     double z_node, z_link, z_round;
@@ -69,16 +70,21 @@ static double cells_per_row(judge_t *J)
     return fp_median_finite(count, J->n);
 }
 
-/* The noise of one cell: the residuals' robust spread, undone from the shrinking of a fit made from
- * the cell's own row and column (1 - 1/m per way for m cells a row), at least the cells' CIs. */
+/* The noise of one cell from m residuals (reordered): their robust spread, undone from the
+ * shrinking of a fit made from the cell's own row and column (1 - 1/m per way for m cells a row),
+ * at least the cells' CIs. */
+static double resid_noise(judge_t *J, double *resid, size_t m)
+{
+    double sd = robust_sd(resid, m, 1);
+    if (J->per_row > 1)
+        sd /= 1.0 - 1.0 / J->per_row;
+    return fmax(sd, J->cell_sd);
+}
+
 static double noise_sd(judge_t *J)
 {
-    double m = cells_per_row(J);
     memcpy(J->scratch, J->p.resid, J->ncells * sizeof(double));
-    double sd = robust_sd(J->scratch, J->ncells, 1);
-    if (m > 1)
-        sd /= 1.0 - 1.0 / m;
-    return fmax(sd, J->cell_sd);
+    return resid_noise(J, J->scratch, J->ncells);
 }
 
 /* The noise of the cells that no suspect node or round touches (a fault leaves structure in the
@@ -92,12 +98,7 @@ static double quiet_noise_sd(judge_t *J, const unsigned char *slow, const unsign
             if (isfinite(J->g[k]) && !slow[a] && !slow[b] && !slow_round[r])
                 J->scratch[m++] = J->p.resid[k];
         }
-    if (2 * m < J->ncells)
-        return J->sigma;
-    double sd = robust_sd(J->scratch, m, 1), per_row = cells_per_row(J);
-    if (per_row > 1)
-        sd /= 1.0 - 1.0 / per_row;
-    return fmax(sd, J->cell_sd);
+    return 2 * m < J->ncells ? J->sigma : resid_noise(J, J->scratch, m);
 }
 
 /* The screen's bound for `tests` one-sided tests at FP_SCREEN_ALPHA in all (rounds). */
@@ -144,6 +145,7 @@ static int judge_open(judge_t *J, const fp_shifts_t *L, const fp_cell_t *cells, 
     J->cell_sd = widths ? fp_median_finite(J->scratch, widths) : 0.0;
     if (fp_median_polish(L, J->g, POLISH_ITERATIONS, o->with_rounds && L->nshifts >= FP_JUDGE_MIN_CELLS, &J->p))
         return -1;
+    J->per_row = cells_per_row(J);
     J->sigma = noise_sd(J);
     J->z_node = FP_NODE_Z;
     J->z_link = FP_LINK_Z;
@@ -305,23 +307,16 @@ static int add_node_findings(judge_t *J, const unsigned char *slow, const double
                              finding_list_t *l)
 {
     for (size_t i = 0; i < J->n; i++) {
-        if (!slow[i])
-            continue;
-        if (J->o.round_trip) {
-            fp_finding_t f = {.kind = FP_FIND_NODE, .a = (int)i, .b = -1};
-            node_finding(J, i, slow[i], idx, &f);
-            f.z = fmin(slow[i] & 1 ? z[2 * i] : 0.0, slow[i] & 2 ? z[2 * i + 1] : 0.0);
-            f.kind = FP_FIND_NODE;
-            if (list_add(l, &f))
-                return -1;
-            continue;
-        }
-        for (unsigned role = 1; role <= 2; role++) {
-            if (!(slow[i] & role))
+        unsigned roles[2] = {slow[i] & 1u, slow[i] & 2u};
+        if (J->o.round_trip)
+            roles[0] = slow[i], roles[1] = 0;
+        for (int k = 0; k < 2; k++) {
+            if (!roles[k])
                 continue;
-            fp_finding_t f = {.kind = role == 1 ? FP_FIND_SENDER : FP_FIND_RECEIVER, .a = (int)i, .b = -1};
-            node_finding(J, i, role, idx, &f);
-            f.z = z[2 * i + role - 1];
+            fp_finding_t f = {.kind = J->o.round_trip ? FP_FIND_NODE : roles[k] == 1 ? FP_FIND_SENDER : FP_FIND_RECEIVER,
+                              .a = (int)i, .b = -1};
+            node_finding(J, i, roles[k], idx, &f);
+            f.z = fmin(roles[k] & 1 ? z[2 * i] : 0.0, roles[k] & 2 ? z[2 * i + 1] : 0.0);
             if (list_add(l, &f))
                 return -1;
         }

@@ -180,29 +180,19 @@ static int is_link(const fp_finding_t *f)
     return f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH;
 }
 
-/* Rank 0: finding i decided from its measurements (suspect, healthy, suspect, healthy...). */
-static fp_retest_t decide(const fp_run_t *run, const retest_plan_t *p, int i, int link, fp_cell_t *alone,
-                          fp_cell_t *healthy)
+/* Rank 0: finding i decided from its measurements (suspect, healthy, suspect, healthy...); a link
+ * stands only when every run of its cell was slow. */
+static fp_retest_t decide(const fp_run_t *run, const retest_plan_t *p, int i, const fp_finding_t *f,
+                          fp_cell_t *alone, fp_cell_t *healthy)
 {
-    fp_cell_t s[MAX_RETEST_PAIRS / 2] = {{0}}, h[MAX_RETEST_PAIRS / 2] = {{0}}, a_, h_;
-    if (!alone)
-        alone = &a_;
-    if (!healthy)
-        healthy = &h_;
+    fp_cell_t s[MAX_RETEST_PAIRS / 2], h[MAX_RETEST_PAIRS / 2];
     size_t m = 0;
     for (int k = p->first[i]; k + 1 < p->first[i + 1]; k += 2) {
         s[m] = p->cell[k];
         h[m++] = p->cell[k + 1];
     }
     int higher = fp_pairs_ctx((fp_ctx_t *)&run->ctx)->kind->quantity == FP_QTY_RATE;
-    fp_retest_t r = fp_retest_decide(s, h, m, higher, run->params.pairs_min_effect, alone, healthy);
-    if (r == FP_RETEST_STANDS && link) /* a link stands only when every run of its cell was slow */
-        for (size_t k = 0; k < m; k++) {
-            fp_cell_t so, ho;
-            if (fp_retest_decide(&s[k], &h[k], 1, higher, run->params.pairs_min_effect, &so, &ho) != FP_RETEST_STANDS)
-                r = FP_RETEST_UNDECIDED;
-        }
-    return r;
+    return fp_retest_decide(s, h, m, higher, run->params.pairs_min_effect, is_link(f), alone, healthy);
 }
 
 /* Whether a standing node (in every round) or a standing link of round f's shift explains it. */
@@ -249,14 +239,16 @@ static size_t round_links(const fp_run_t *run, const retest_plan_t *p, int first
     double mid = fp_median_finite(w, m);
     int higher = pc->kind->quantity == FP_QTY_RATE;
     const fp_cell_t *typical = NULL;
-    for (size_t a = 0; a < n && first + (int)a < p->count; a++)
-        if (!typical || fabs(p->cell[first + a].median - mid) < fabs(typical->median - mid))
-            typical = &p->cell[first + a];
+    for (size_t a = 0; a < n && first + (int)a < p->count; a++) {
+        const fp_cell_t *c = &p->cell[first + a];
+        if (c->median > 0 && (!typical || fabs(c->median - mid) < fabs(typical->median - mid)))
+            typical = c;
+    }
     for (size_t a = 0; a < n && first + (int)a < p->count; a++) {
         const fp_cell_t *c = &p->cell[first + a];
         fp_cell_t s_out, h_out;
         if (c == typical || !(c->median > 0) ||
-            fp_retest_decide(c, typical, 1, higher, run->params.pairs_min_effect, &s_out, &h_out) != FP_RETEST_STANDS)
+            fp_retest_decide(c, typical, 1, higher, run->params.pairs_min_effect, 0, &s_out, &h_out) != FP_RETEST_STANDS)
             continue;
         size_t b = (a + (size_t)f->b) % n;
         const fp_cell_t *swept = fp_pairs_matrix_cell(&pc->matrix, a, b);
@@ -323,8 +315,12 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
     v->suspects = nfound;
     snprintf(v->reason, sizeof v->reason, "%s", summary.reason);
     static fp_retest_t status[MAX_FINDINGS];
-    for (size_t i = 0; i < nfound; i++)
-        status[i] = plan.first[i + 1] > plan.first[i] ? decide(run, &plan, (int)i, is_link(&found[i]), NULL, NULL) : FP_RETEST_UNDECIDED;
+    static fp_cell_t alone[MAX_FINDINGS], healthy[MAX_FINDINGS];
+    for (size_t i = 0; i < nfound; i++) {
+        alone[i] = healthy[i] = (fp_cell_t){NAN, NAN, NAN};
+        status[i] = plan.first[i + 1] > plan.first[i] ? decide(run, &plan, (int)i, &found[i], &alone[i], &healthy[i])
+                                                      : FP_RETEST_UNDECIDED;
+    }
     /* phase two: the pairs of every confirmed round that no standing element explains, alone */
     split.count = 0;
     for (size_t i = 0; i < nfound; i++) {
@@ -339,11 +335,8 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
     FP_CHECK(run_plan(run, bytes, &split, v->budget_s - v->spent_s, &spent2, all));
     v->spent_s += spent2;
     for (size_t i = 0; i < nfound; i++) {
-        fp_cell_t alone, healthy;
         int planned = plan.first[i + 1] > plan.first[i];
-        fp_retest_t r = planned ? decide(run, &plan, (int)i, is_link(&found[i]), &alone, &healthy) : FP_RETEST_UNDECIDED;
-        if (!planned)
-            alone = healthy = (fp_cell_t){NAN, NAN, NAN};
+        fp_retest_t r = status[i];
         int explained = r != FP_RETEST_CLEARED && found[i].kind == FP_FIND_ROUND &&
                         round_explained(&pc->matrix.layout, &found[i], found, status, nfound);
         fp_finding_t links[MAX_RETEST_PAIRS];
@@ -356,8 +349,8 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
         v->stands += r == FP_RETEST_STANDS;
         v->cleared += r == FP_RETEST_CLEARED;
         v->undecided += r == FP_RETEST_UNDECIDED;
-        v->unmeasured += planned && !(alone.median > 0);
-        fp_pairs_emit_finding(run, bytes, &found[i], &alone, &healthy, r, planned);
+        v->unmeasured += planned && !(alone[i].median > 0);
+        fp_pairs_emit_finding(run, bytes, &found[i], &alone[i], &healthy[i], r, planned);
         if (r == FP_RETEST_STANDS && v->stands == 1)
             fp_finding_format(&found[i], pc->name_list, fp_pairs_unit(run), v->first_line, sizeof v->first_line);
         for (size_t k = 0; k < nlinks; k++) { /* the links that slowed round i, each alone */

@@ -240,21 +240,24 @@ static void test_retest_decide(void)
     fp_cell_t healthy[3] = {{1000, 950, 1050}, {1000, 960, 1040}, {1000, 940, 1060}};
     fp_cell_t slow[3] = {{100, 95, 105}, {110, 100, 120}, {900, 800, 990}}, s, h;
     /* two of three slow beyond their CIs and below 0.75 x: stands; the medians of the measured */
-    CHECK(fp_retest_decide(slow, healthy, 3, 1, 0.25, &s, &h) == FP_RETEST_STANDS);
+    CHECK(fp_retest_decide(slow, healthy, 3, 1, 0.25, 0, &s, &h) == FP_RETEST_STANDS);
     CHECK_NEAR(s.median, 110, 0);
     CHECK_NEAR(h.lo, 950, 0);
+    /* a link's cell re-measured three times stands only when all three were slow */
+    CHECK(fp_retest_decide(slow, healthy, 3, 1, 0.25, 1, &s, &h) == FP_RETEST_UNDECIDED);
+    CHECK(fp_retest_decide(slow, healthy, 2, 1, 0.25, 1, &s, &h) == FP_RETEST_STANDS);
     /* 0.8 x is not material at --min-effect 0.25: cleared, however apart the CIs */
     fp_cell_t near[3] = {{800, 790, 810}, {800, 790, 810}, {800, 790, 810}};
-    CHECK(fp_retest_decide(near, healthy, 3, 1, 0.25, &s, &h) == FP_RETEST_CLEARED);
+    CHECK(fp_retest_decide(near, healthy, 3, 1, 0.25, 0, &s, &h) == FP_RETEST_CLEARED);
     /* material but CIs overlapping: neither slow nor fine: undecided */
     fp_cell_t wide[3] = {{600, 100, 1200}, {600, 100, 1200}, {600, 100, 1200}};
-    CHECK(fp_retest_decide(wide, healthy, 3, 1, 0.25, &s, &h) == FP_RETEST_UNDECIDED);
+    CHECK(fp_retest_decide(wide, healthy, 3, 1, 0.25, 0, &s, &h) == FP_RETEST_UNDECIDED);
     /* latency: higher is worse; 10 us against 1 us stands */
     fp_cell_t lat_h[1] = {{1, 0.9, 1.1}}, lat_s[1] = {{10, 9, 11}};
-    CHECK(fp_retest_decide(lat_s, lat_h, 1, 0, 0.25, &s, &h) == FP_RETEST_STANDS);
+    CHECK(fp_retest_decide(lat_s, lat_h, 1, 0, 0.25, 0, &s, &h) == FP_RETEST_STANDS);
     /* a pair the budget did not reach decides nothing */
     fp_cell_t none[2] = {{NAN, NAN, NAN}, {NAN, NAN, NAN}};
-    CHECK(fp_retest_decide(none, healthy, 2, 1, 0.25, &s, &h) == FP_RETEST_UNDECIDED && isnan(s.median));
+    CHECK(fp_retest_decide(none, healthy, 2, 1, 0.25, 0, &s, &h) == FP_RETEST_UNDECIDED && isnan(s.median));
     CHECK_STR(fp_retest_name(FP_RETEST_CLEARED), "cleared");
     CHECK_NEAR(fp_normal_upper_quantile(0.025), 1.959963985, 1e-6);
     CHECK_NEAR(fp_normal_upper_quantile(0.05 / 30), 2.935199, 1e-5);
