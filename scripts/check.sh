@@ -46,13 +46,23 @@ show_failures() {
     done
 }
 
-# Every shell script of the tree passes shellcheck. Found with find, not git: a release tarball
-# has no repository. Build trees and what autoconf generates (configure, build-aux) are not ours.
+# Every shell script of the tree passes shellcheck. In a repository: the files git tracks or would
+# track (not ignored), so editor and autoreconf backups (configure~) and build trees never count.
+# A release tarball has no repository: find, without backups, build trees and what autoconf
+# generates (configure, build-aux), which are not ours.
+list_files() {
+    if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        git ls-files --cached --others --exclude-standard
+    else
+        find . -type d \( -name .git -o -name 'build*' -o -name autom4te.cache -o -name 'fabperf-[0-9]*' \) \
+            -prune -o -type f -print | sed 's|^\./||'
+    fi
+}
 list_scripts() {
-    find . -type d \( -name .git -o -name 'build*' -o -name autom4te.cache -o -name 'fabperf-[0-9]*' \) \
-        -prune -o -type f -print | sed 's|^\./||' | while read -r f; do
+    list_files | while read -r f; do
+        [ -f "$f" ] || continue
         case $f in
-        configure | config.status) ;;
+        *~ | configure | config.status) ;;
         *.sh | *.sh.in | *.sbatch | .ci/run) echo "$f" ;;
         *) head -c 64 "$f" 2>/dev/null | grep -q '^#!.*sh' && echo "$f" ;;
         esac
