@@ -100,8 +100,11 @@ static int coll_prepare(fp_run_t *run, char *err, size_t errlen)
     c->ops = fp_coll_backends[p->backend];
     c->root = (int)p->root;
     c->call = calls[run->bench->coll->kind];
-    /* A GPU-native backend (NCCL) moves device data itself; MPI then only bootstraps. */
+    /* A GPU-native backend (NCCL) moves device data itself; MPI then only bootstraps; its
+     * library refuses two ranks on one GPU, which the core says up front (gpu_share.h). */
     run->mpi_moves_device_data = !c->ops->device_only;
+    if (c->ops->device_only)
+        run->gpu_per_rank = "--backend nccl";
     FP_CHECK(backend_check(run, c->ops, err, errlen));
     if (p->staging) {
         snprintf(err, errlen, "--staging applies to point-to-point programs, not to fabperf_%s", run->bench->name);
@@ -255,6 +258,7 @@ static int coll_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
     row->target_met = -1;
     if (!p->adaptive) /* enough samples for the median's interval to mean something */
         run->plan.max_batch = fp_coll_batch_limit(run->plan.iterations);
+    run->plan.min_batch = fp_coll_ctx(&run->ctx)->ops->min_batch;
     for (int v = 0; v < FP_VAR_COUNT; v++) {
         long batch = v == FP_VAR_ISO ? 1 : v == FP_VAR_IP ? part->var_batch[FP_VAR_OOP] : 0;
         int met;
@@ -351,7 +355,9 @@ static int coll_validate(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *
 
 const fp_family_t fp_family_coll = {
     .name = "collective",
-    .batch_limit = "at most 1/32 of the size's operations (>= 32 samples)",
+    .batch_limit = "at most 1/32 of the size's operations (>= 32 samples where there are >= 32 operations); "
+                   "--backend nccl: at least 8 calls back to back, as nccl-tests times them (fewer samples where "
+                   "-i is under 256; column iso: one call alone)",
     .round_unit = "whole elements per rank",
     .prepare = coll_prepare,
     .open = coll_open,

@@ -63,6 +63,11 @@ typedef struct fp_coll {
  * fp_coll_ctx(ctx)->in_place, with send and recv pointers placed as nccl-tests places them; counts
  * in elements of ctx->params->datatype. A call may only enqueue: complete() finishes what was
  * enqueued. */
+/* The NCCL backend's smallest automatic batch: at batch 1 a sample holds the host's launch gap
+ * (3-5 us on an H200 at 512 MiB, against nccl-tests' back-to-back calls); at 8 it is within
+ * nccl-tests' figure (bench/gpu-check.sh). */
+#define FP_NCCL_MIN_BATCH 8
+
 typedef struct fp_coll_ops {
     const char *name;
     /* Collective over ctx->comm, after the GPU is chosen; describes itself into `about`. */
@@ -84,6 +89,9 @@ typedef struct fp_coll_ops {
      * rbuf + rank x recv_count (NCCL). */
     int rs_in_place_at_start;
     int device_only; /* buffers must be on the GPU; MPI does not touch them */
+    /* Smallest automatic batch: calls enqueued on a stream overlap their host launch with the
+     * previous call's work only when several follow each other (nccl-tests' timing); 0: none. */
+    long min_batch;
     const char *missing; /* set when this build lacks the backend: says how to get it */
 } fp_coll_ops_t;
 

@@ -157,6 +157,8 @@ static int warm_up(fp_run_t *run, size_t bytes, long *batch)
     /* The plan's cap (collectives: enough samples for an interval) is the same on every rank. */
     if (run->plan.max_batch > 0 && *batch > run->plan.max_batch)
         *batch = run->plan.max_batch;
+    if (*batch < run->plan.min_batch)
+        *batch = run->plan.min_batch;
     return FP_OK;
 }
 

@@ -146,5 +146,5 @@ const fp_coll_ops_t fp_coll_nccl = {
     .bcast = nccl_bcast, .reduce = nccl_reduce, .alltoall = nccl_alltoall,
     .types = (1u << FP_TYPE_COUNT) - 1,
     .no_in_place = 1u << FP_COLL_ALLTOALL, /* sends would read what receives overwrite */
-    .rs_in_place_at_start = 0, .device_only = 1,
+    .rs_in_place_at_start = 0, .device_only = 1, .min_batch = FP_NCCL_MIN_BATCH,
 };

@@ -80,7 +80,10 @@ typedef struct fp_pairs_ctx {
     int rx_posted;         /* their receive is posted in requests[W, 2W) */
     size_t rx_bytes;       /* their size */
     MPI_Request answer;    /* the ack of a window sent */
-    unsigned char ack_in, ack_out;
+    /* Where that ack lands: one byte of the wire's memory (device memory for D D), as osu_bw's
+     * and fabperf_bw's ack, apart from the receive buffer that windows are landing in. */
+    void *ack_in;
+    const fp_mem_ops_t *ack_mem;
 } fp_pairs_ctx_t;
 
 static inline fp_pairs_ctx_t *fp_pairs_ctx(fp_ctx_t *ctx)

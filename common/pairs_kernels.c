@@ -66,7 +66,7 @@ static int rx_serve(fp_ctx_t *ctx, fp_pairs_ctx_t *pc, size_t bytes, int block)
         if (latency)
             FP_MPI_CHECK(MPI_Send(ctx->wire_sbuf, (int)bytes, MPI_BYTE, pc->recv_from, FP_TAG_ACK, ctx->comm));
         else
-            FP_MPI_CHECK(MPI_Send(&pc->ack_out, 1, MPI_BYTE, pc->recv_from, FP_TAG_ACK, ctx->comm));
+            FP_MPI_CHECK(MPI_Send(ctx->wire_sbuf, 1, MPI_BYTE, pc->recv_from, FP_TAG_ACK, ctx->comm));
         pc->rx_posted = 0;
         if (--pc->rx_left > 0)
             FP_CHECK(rx_post(ctx, pc, bytes));
@@ -105,7 +105,7 @@ static int mpi_bandwidth(fp_ctx_t *ctx, size_t bytes, long batch)
         for (int w = 0; w < window; w++)
             FP_MPI_CHECK(MPI_Isend(ctx->wire_sbuf, (int)bytes, MPI_BYTE, pc->send_to, FP_TAG_DATA, ctx->comm,
                                    &ctx->requests[w]));
-        FP_MPI_CHECK(MPI_Irecv(&pc->ack_in, 1, MPI_BYTE, pc->send_to, FP_TAG_ACK, ctx->comm, &pc->answer));
+        FP_MPI_CHECK(MPI_Irecv(pc->ack_in, 1, MPI_BYTE, pc->send_to, FP_TAG_ACK, ctx->comm, &pc->answer));
         FP_CHECK(send_side_wait(ctx, pc, window, ctx->requests, bytes));
         FP_CHECK(send_side_wait(ctx, pc, 1, &pc->answer, bytes));
     }

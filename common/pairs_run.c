@@ -151,6 +151,8 @@ static int pairs_open(fp_run_t *run)
     const fp_pairs_backend_t *b = pc->backend;
     int multi = pc->kind->pattern == FP_PAIRS_MULTI;
     FP_CHECK(b->init(&run->ctx, pc->meta.backend, sizeof pc->meta.backend));
+    pc->ack_mem = run->ctx.staging ? &fp_mem_pinned : run->ctx.mem;
+    FP_CHECK(pc->ack_mem->alloc(&pc->ack_in, 1));
     run->meta.family = &pc->meta;
     run->sampler = (fp_sampler_t){
         .kernel = multi ? b->multi : pc->kind->quantity == FP_QTY_LATENCY ? b->latency : b->bandwidth,
@@ -175,6 +177,8 @@ static void pairs_close(fp_run_t *run)
     if (pc->backend && pc->backend->fini) /* none when this build lacks the backend */
         pc->backend->fini(&run->ctx);
     fp_pairs_matrix_close(&pc->matrix);
+    if (pc->ack_in)
+        pc->ack_mem->release(pc->ack_in);
     free(pc->names);
     free(pc->name_list);
     free((char *)pc->meta.pairs);

@@ -16,6 +16,7 @@ typedef struct fp_plan {
     long iterations;  /* timed operations (fixed rule) */
     double timeout_s; /* watchdog limit of the whole size */
     long max_batch;   /* largest automatic batch; 0: no limit (the family may set it) */
+    long min_batch;   /* smallest automatic batch, above max_batch if both are set; 0: none */
 } fp_plan_t;
 
 fp_plan_t fp_plan_for(const fp_bench_t *bench, const fp_params_t *params, size_t bytes);

@@ -42,15 +42,19 @@ run_job 1 default fabperf_allreduce --backend nccl -m 8:1K -i 10 -x 2
 unset NCCL_DEBUG
 check "NCCL_DEBUG of the user: transport unknown, said why" grep -q \
     'transport (rank 0, from NCCL.s log): unknown (NCCL_DEBUG set without NCCL_DEBUG_FILE' "$work/out"
-# -n 200 up to 512 MiB: at every size the samples support the interval printed (>= 6 for any
-# interval; >= 32 where 200 calls allow it, i.e. whenever the batch is above 1), the row says how
-# many calls one sample timed, and the header says that this is per size.
-run_job 1 default fabperf_allreduce --backend nccl -b 8 -e 512M -f 4 -n 200 -w 5 --format json
-check "nccl allreduce -n 200: exit 0" rc_is 0
-check "nccl allreduce -n 200: samples >= 32 (>= 6 for any CI), timed_calls = samples x batch >= 200, interval brackets the median, inside min..max where printed (batch 1)" \
-    json_check "$work/out" "rows and rows[-1]['size'] == 536870912 and all(r['samples'] >= 32 and r['timed_calls'] == r['samples'] * r['batch'] >= 200 and (r['p50_ci_lo_us'] is None) == (r['samples'] < 6) and r['p50_ci_lo_us'] <= r['p50_us'] <= r['p50_ci_hi_us'] and (r['min_us'] is None or r['min_us'] <= r['p50_ci_lo_us'] and r['p50_ci_hi_us'] <= r['max_us']) for r in rows)"
-check "nccl allreduce -n 200: one rank, no bandwidth where nothing moved" json_check "$work/out" \
+# -n 256 up to 512 MiB: at every size a sample is 8 calls back to back (the NCCL backend's
+# smallest automatic batch: a lone call's sample holds the host's launch gap, which nccl-tests'
+# back-to-back calls hide; 256 calls / 32 samples caps it at 8), 32 samples support the interval
+# printed, the row says how many calls one sample timed, and the header says that this is per size.
+run_job 1 default fabperf_allreduce --backend nccl -b 8 -e 512M -f 4 -n 256 -w 5 --format json
+check "nccl allreduce -n 256: exit 0" rc_is 0
+check "nccl allreduce -n 256: batch 8 and 32 samples at every size, timed_calls = samples x batch, interval brackets the median" \
+    json_check "$work/out" "rows and rows[-1]['size'] == 536870912 and all(r['batch'] == 8 and r['samples'] == 32 and r['timed_calls'] == 256 and r['p50_ci_lo_us'] <= r['p50_us'] <= r['p50_ci_hi_us'] for r in rows)"
+check "nccl allreduce -n 256: one rank, no bandwidth where nothing moved" json_check "$work/out" \
     "all(r['oop_busbw_gbps'] is None and r['ip_busbw_gbps'] is None and r['ip_algbw_gbps'] is None for r in rows)"
+run_job 1 default fabperf_allreduce --backend nccl -b 512M -e 512M -n 20 -w 5 --format json
+check "nccl allreduce -n 20: still 8 calls per sample (3 samples: min..max, no interval)" \
+    json_check "$work/out" "rows and all(r['batch'] == 8 and r['samples'] == 3 for r in rows)"
 run_job 1 default fabperf_allreduce --backend nccl -b 256K -e 256K -n 200 -w 5
 check "nccl allreduce text: header says calls per sample are per size, 'n/a' for in-place algbw" sh -c \
     "grep -q '^# per size: samples and batch (calls per sample) in the row' '$work/out' && grep -q '^# variants: out-of-place and in-place time .batch. calls per sample (one call when batch is 1' '$work/out' && grep -q '^# busbw: n/a with n = 1' '$work/out' && grep -E '^ +262144 ' '$work/out' | awk '{exit !(\$11 == \"n/a\" && \$8 == \"n/a\")}'"
@@ -84,4 +88,13 @@ sys.exit(not (cuda.keys() == wtime.keys() and all(cuda[s] <= wtime[s] <= cuda[s]
     "$work/cuda.json" "$work/wtime.json"
 check "nccl allreduce: algbw at most 1.05 x the copy ceiling ($ceiling MB/s)" json_check "$work/cuda.json" \
     "all(r['oop_algbw_gbps'] * 1000 <= 1.05 * $ceiling for r in rows)"
+# Two ranks on the one GPU: NCCL cannot run them ("Duplicate GPU detected"); the refusal comes
+# before NCCL starts, as in the pairs programs: exit 2, one line naming the ranks, GPU and host.
+if [ "$("$FABPERF_GPU_PROBE" | awk '{ print $1; exit }')" = 1 ]; then
+    for program in allreduce alltoall; do
+        run_job 2 default "fabperf_$program" --backend nccl -m 8:8 -i 10 -x 1
+        check "nccl $program, two ranks on one GPU: refused up front (exit 2, one line)" sh -c \
+            "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_$program:' '$work/err') -eq 1 ] && grep -Eq '^fabperf_$program: --backend nccl: ranks 0 and 1 share the GPU .* and NCCL needs one GPU per rank' '$work/err' && ! grep -q 'Duplicate GPU' '$work/err' '$work/out'"
+    done
+fi
 finish
