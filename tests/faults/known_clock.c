@@ -10,12 +10,13 @@
  *     MPI_Reduce_scatter_block, MPI_Bcast, MPI_Reduce, MPI_Alltoall) on MPI_FLOAT data
  *     (fabperf's own control messages are other types; MPI_Barrier never steps).
  * Step k (counted from 0 on each rank) moves the clock by
- *     T + (k mod N) * S  [+ D on rank R]
+ *     T + (k mod N) * S  [+ E when k mod N = N - 1]  [+ D on rank R]
  * with T = FP_KNOWN_US, S = FP_KNOWN_RAMP_US (default 0), N = FP_KNOWN_RAMP_N (default 1),
- * R = FP_KNOWN_SLOW_RANK, D = FP_KNOWN_SLOW_US (default: no rank slower). With one step per
- * sample and a count of samples that N divides, the samples are T + j*S, j = 0..N-1, each
- * equally often, whatever steps came before: mean, median, percentiles and interval ranks are
- * known exactly.
+ * E = FP_KNOWN_LAST_US (default 0), R = FP_KNOWN_SLOW_RANK, D = FP_KNOWN_SLOW_US (default: no
+ * rank slower). With one step per sample and a count of samples that N divides, the samples are
+ * T + j*S, j = 0..N-1 (the last one + E), each equally often, whatever steps came before: mean,
+ * median, percentiles and interval ranks are known exactly. A ramp alone is symmetric (its mean
+ * is its median); E skews it, so that a figure taken from the wrong one of the two shows.
  *
  * Reading the clock never moves it, except that 64 readings in a row with no step between
  * them move it by one tick (1 ns): a program that spins on the clock to find its step (the
@@ -48,7 +49,10 @@ static int64_t us_to_ps(double us)
 static void step(void)
 {
     long n = (long)setting("FP_KNOWN_RAMP_N", 1.0);
-    double us = setting("FP_KNOWN_US", 1.0) + (double)(steps % (n > 0 ? n : 1)) * setting("FP_KNOWN_RAMP_US", 0.0);
+    n = n > 0 ? n : 1;
+    double us = setting("FP_KNOWN_US", 1.0) + (double)(steps % n) * setting("FP_KNOWN_RAMP_US", 0.0);
+    if (steps % n == n - 1)
+        us += setting("FP_KNOWN_LAST_US", 0.0);
     const char *slow = getenv("FP_KNOWN_SLOW_RANK");
     if (slow && *slow) {
         int rank = -1;
