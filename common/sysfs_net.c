@@ -129,6 +129,17 @@ static int list_push(fp_nic_list_t *list, size_t *cap, const fp_nic_t *nic)
     return FP_OK;
 }
 
+/* A veth reports 10000 Mb/s and a bond the sum of its links: nominal figures that say nothing of
+ * what the wire carries. Such entries have no `device` link, and sysfs keeps them in devices/virtual. */
+static int netdev_is_virtual(const char *dir)
+{
+    char path[PATH_MAX], resolved[PATH_MAX];
+    put_text(path, sizeof path, "%s/device", dir);
+    if (access(path, F_OK) != 0)
+        return 1;
+    return realpath(dir, resolved) && strstr(resolved, "/devices/virtual/") != NULL;
+}
+
 static void netdev_facts(const char *dir, const char *name, fp_nic_t *nic)
 {
     char text[64];
@@ -137,13 +148,14 @@ static void netdev_facts(const char *dir, const char *name, fp_nic_t *nic)
     nic->extended = 1;
     copy_text(nic->name, sizeof nic->name, name);
     copy_text(nic->device, sizeof nic->device, name);
-    read_into(dir, "speed", text, sizeof text);
-    long speed = text[0] ? strtol(text, NULL, 10) : -1;
-    nic->line_rate_bps = speed > 0 ? (double)speed * 1e6 : 0; /* -1: virtual or link down */
     read_into(dir, "mtu", text, sizeof text);
     nic->mtu = text[0] ? strtol(text, NULL, 10) : -1;
     read_into(dir, "operstate", nic->state, sizeof nic->state);
     device_facts(dir, nic);
+    nic->is_virtual = netdev_is_virtual(dir);
+    read_into(dir, "speed", text, sizeof text);
+    long speed = text[0] && !nic->is_virtual ? strtol(text, NULL, 10) : -1;
+    nic->line_rate_bps = speed > 0 ? (double)speed * 1e6 : 0; /* -1: link down or unknown */
     put_text(nic->tx_path, sizeof nic->tx_path, "%s/statistics/tx_bytes", dir);
     put_text(nic->rx_path, sizeof nic->rx_path, "%s/statistics/rx_bytes", dir);
 }
@@ -237,9 +249,10 @@ static void rdma_port_facts(const char *dev_dir, const char *dev, const char *po
     strip_number(nic->phys_state);
     read_into(port_dir, "link_layer", nic->link_layer, sizeof nic->link_layer);
     read_into(port_dir, "rate", nic->rate_text, sizeof nic->rate_text);
-    nic->line_rate_bps = fp_rdma_rate_parse(nic->rate_text);
     read_into(dev_dir, "fw_ver", nic->fw_ver, sizeof nic->fw_ver);
     device_facts(dev_dir, nic);
+    nic->is_virtual = !nic->bus_id[0]; /* rxe, siw: a software port over some netdev */
+    nic->line_rate_bps = nic->is_virtual ? 0 : fp_rdma_rate_parse(nic->rate_text);
     rdma_netdev(dev_dir, port_dir, nic);
     rdma_counters(port_dir, nic);
 }

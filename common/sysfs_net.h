@@ -24,7 +24,10 @@ typedef struct {
     char name[80];        /* "eth0", or "mlx5_0:1" for an RDMA port */
     char device[64];      /* "eth0" or "mlx5_0" */
     int port;             /* RDMA port number; 0 for a netdev */
-    double line_rate_bps; /* bits/s; 0: unknown (speed -1 or absent, no rate file) */
+    double line_rate_bps; /* bits/s; 0: unknown (speed -1 or absent, no rate file) or virtual */
+    int is_virtual;       /* no device behind it (/sys/devices/virtual/net: lo, veth, bond, VLAN,
+                           * bridge; an RDMA port without a PCI function): its nominal speed is no
+                           * line rate */
     long mtu;             /* netdev MTU in bytes; -1: unknown or RDMA */
     char state[32];       /* netdev operstate ("up"), RDMA state without its number ("ACTIVE") */
     char phys_state[32];  /* RDMA ("LinkUp"); empty for a netdev */

@@ -81,13 +81,27 @@ static void holders(const pf_node_t *nodes, const char **values, int count, cons
         }
 }
 
+/* A compared value as its first holder lists it (a set's own order, not the sorted one). */
+static const char *as_listed(const pf_node_t *nodes, const char **values, int count, const pf_fact_t *fact,
+                             const char *value)
+{
+    for (int i = 0; i < count; i++)
+        if (values[i] && strcmp(values[i], value) == 0)
+            return pf_fact_value(&nodes[i], fact->device, fact->key);
+    return value;
+}
+
 static void compare_fact(const pf_node_t *nodes, int count, const pf_fact_t *fact, pf_node_t *summary)
 {
     const char **values = calloc((size_t)count, sizeof *values);
-    if (!values)
+    char(*sets)[sizeof fact->value] = calloc((size_t)count, sizeof *sets);
+    if (!values || !sets) {
+        free(values);
+        free(sets);
         return;
+    }
     for (int i = 0; i < count; i++)
-        values[i] = pf_fact_value(&nodes[i], fact->device, fact->key);
+        values[i] = pf_fact_compared(&nodes[i], fact->device, fact->key, sets[i], sizeof sets[i]);
     int tie = 0;
     const char *ref = reference_value(values, count, fact->numeric, fact->good, &tie);
     int level = fact->same == PF_SAME_FAIL ? PF_FAIL : PF_WARN;
@@ -101,12 +115,15 @@ static void compare_fact(const pf_node_t *nodes, int count, const pf_fact_t *fac
             j++;
         if (j == count)
             continue; /* every node holds it: numeric ties of one text */
-        holders(nodes, values, count, ref ? ref : values[j], others, sizeof others);
-        snprintf(text, sizeof text, "%s is '%s' here but '%s' on %s; fix: %s", fact->key, values[i],
-                 ref ? ref : values[j], others, fact->fix[0] ? fact->fix : "make the nodes alike");
+        const char *there = ref ? ref : values[j];
+        holders(nodes, values, count, there, others, sizeof others);
+        snprintf(text, sizeof text, "%s is '%s' here but '%s' on %s; fix: %s", fact->key,
+                 pf_fact_value(&nodes[i], fact->device, fact->key), as_listed(nodes, values, count, fact, there),
+                 others, fact->fix[0] ? fact->fix : "make the nodes alike");
         add_finding(summary, level, nodes[i].node, fact->device, text);
     }
     free(values);
+    free(sets);
 }
 
 static int seen_before(const pf_node_t *nodes, int upto, const pf_fact_t *fact)

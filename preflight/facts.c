@@ -52,6 +52,31 @@ void pf_fact_good(pf_node_t *node, const char *good)
         snprintf(node->facts[node->nfacts - 1].good, sizeof node->facts[0].good, "%s", good);
 }
 
+void pf_fact_set(pf_node_t *node)
+{
+    if (node->nfacts)
+        node->facts[node->nfacts - 1].set = 1;
+}
+
+static int word_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void pf_set_canonical(const char *value, char *out, size_t len)
+{
+    char copy[sizeof ((pf_fact_t *)0)->value], *words[sizeof copy / 2], *save = NULL;
+    size_t n = 0;
+    snprintf(copy, sizeof copy, "%s", value);
+    for (char *w = strtok_r(copy, " ", &save); w && n < sizeof words / sizeof words[0]; w = strtok_r(NULL, " ", &save))
+        words[n++] = w;
+    qsort(words, n, sizeof words[0], word_cmp);
+    if (len)
+        out[0] = '\0';
+    for (size_t i = 0, used = 0; i < n && used < len; i++, used = strlen(out))
+        snprintf(out + used, len - used, "%s%s", i ? " " : "", words[i]);
+}
+
 void pf_finding(pf_node_t *node, int level, const char *device, const char *fmt, ...)
 {
     pf_finding_t *list = grow(node->findings, &node->findings_cap, node->nfindings, sizeof *list);
@@ -72,12 +97,27 @@ void pf_finding(pf_node_t *node, int level, const char *device, const char *fmt,
             *p = ' ';
 }
 
-const char *pf_fact_value(const pf_node_t *node, const char *device, const char *key)
+const pf_fact_t *pf_fact_find(const pf_node_t *node, const char *device, const char *key)
 {
     for (size_t i = 0; i < node->nfacts; i++)
         if (strcmp(node->facts[i].device, device) == 0 && strcmp(node->facts[i].key, key) == 0)
-            return node->facts[i].value;
+            return &node->facts[i];
     return NULL;
+}
+
+const char *pf_fact_value(const pf_node_t *node, const char *device, const char *key)
+{
+    const pf_fact_t *f = pf_fact_find(node, device, key);
+    return f ? f->value : NULL;
+}
+
+const char *pf_fact_compared(const pf_node_t *node, const char *device, const char *key, char *buf, size_t len)
+{
+    const pf_fact_t *f = pf_fact_find(node, device, key);
+    if (!f || !f->set)
+        return f ? f->value : NULL;
+    pf_set_canonical(f->value, buf, len);
+    return buf;
 }
 
 void pf_node_free(pf_node_t *node)

@@ -127,6 +127,12 @@ static int nic_paths(pf_node_t *node, const pf_where_t *where, const gpu_t *gpu,
     return best;
 }
 
+/* A virtio NIC sits on a PCI function like a real one, but its traffic goes through the host. */
+static int is_virtio(const fp_nic_t *nic)
+{
+    return strncmp(nic->driver, "virtio", 6) == 0;
+}
+
 int pf_gather_gpus(pf_node_t *node, const pf_where_t *where)
 {
     gpu_t *gpus = calloc(MAX_GPUS, sizeof *gpus);
@@ -158,8 +164,10 @@ int pf_gather_gpus(pf_node_t *node, const pf_where_t *where)
             mine_nic = nearest;
     }
     if (n)
-        pf_fact(node, "node", "gpu of local rank", PF_SAME_ANY, "rank %d -> gpu%d (%s), nearest NIC %s",
-                where->local_rank, mine, gpus[mine].bus, mine_nic >= 0 ? nics.nics[mine_nic].name : "none");
+        pf_fact(node, "node", "gpu of local rank", PF_SAME_ANY, "rank %d -> gpu%d (%s), nearest NIC %s%s",
+                where->local_rank, mine, gpus[mine].bus, mine_nic >= 0 ? nics.nics[mine_nic].name : "none",
+                mine_nic >= 0 && is_virtio(&nics.nics[mine_nic]) ? " (virtio: a paravirtual NIC of the hypervisor, "
+                                                                   "not a fabric NIC)" : "");
     fp_nic_list_free(&nics);
     free(gpus);
     return 0;

@@ -6,14 +6,15 @@
 
 static void netdev_facts(pf_node_t *node, const fp_nic_t *nic)
 {
-    /* Only interfaces with a device behind them must agree between nodes (not lo, veth, bridges). */
+    /* Speed and driver must agree only with a device behind them (not lo, veth, bridges); the MTU
+     * must agree on every interface two nodes share: a bond or VLAN of another MTU drops frames too. */
     int same = nic->bus_id[0] ? PF_SAME_FAIL : PF_SAME_ANY;
     if (nic->line_rate_bps > 0)
         pf_fact(node, nic->name, "speed", same, "%.0f Mb/s", nic->line_rate_bps / 1e6);
     else
-        pf_fact(node, nic->name, "speed", PF_SAME_ANY, "unknown");
+        pf_fact(node, nic->name, "speed", PF_SAME_ANY, "%s", nic->is_virtual ? "none (virtual)" : "unknown");
     pf_fact_fix(node, 1, "check cable, link partner and autonegotiation (ethtool IF)");
-    pf_fact(node, nic->name, "mtu", same, "%ld", nic->mtu);
+    pf_fact(node, nic->name, "mtu", PF_SAME_FAIL, "%ld", nic->mtu);
     pf_fact_fix(node, 1, "set one MTU on every node (ip link set IF mtu N)");
     pf_fact(node, nic->name, "state", PF_SAME_ANY, "%s", nic->state[0] ? nic->state : "unknown");
     pf_fact(node, nic->name, "driver", same, "%s", nic->driver[0] ? nic->driver : "none (virtual)");

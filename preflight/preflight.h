@@ -22,6 +22,7 @@ typedef struct {
     int numeric; /* on a tie between nodes, the lower value is the odd one */
     char fix[120];
     char good[24]; /* on a tie between nodes, the value known to be right ("loaded") */
+    int set;       /* the value is a space-separated set: nodes agree whatever its order */
 } pf_fact_t;
 
 typedef struct {
@@ -54,9 +55,16 @@ void pf_fact(pf_node_t *node, const char *device, const char *key, int same, con
 void pf_fact_fix(pf_node_t *node, int numeric, const char *fix);
 /* Names the last fact's right value, which wins a tie between nodes. */
 void pf_fact_good(pf_node_t *node, const char *good);
+/* Marks the last fact a set of space-separated words (UCX's transports): order does not differ. */
+void pf_fact_set(pf_node_t *node);
+/* A set's words sorted, one space apart, into out: two listings of one set give one text. */
+void pf_set_canonical(const char *value, char *out, size_t len);
 void pf_finding(pf_node_t *node, int level, const char *device, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 const char *pf_fact_value(const pf_node_t *node, const char *device, const char *key);
+const pf_fact_t *pf_fact_find(const pf_node_t *node, const char *device, const char *key);
+/* The value as nodes compare it: a set's canonical form (in buf), else the value; NULL when absent. */
+const char *pf_fact_compared(const pf_node_t *node, const char *device, const char *key, char *buf, size_t len);
 void pf_node_free(pf_node_t *node);
 
 /* Reads ROOT/rel into buf (trailing newline removed). 0 on success, -1 otherwise. */
@@ -77,6 +85,15 @@ const char *pf_pci_class_sysfs(const char *path_a, const char *path_b, int numa_
  * devices are not in its tree. */
 const char *pf_pci_class_hwloc(const char *bus_a, const char *bus_b);
 const char *pf_topology_source(void);
+
+/* An optional library as configure looks for it. */
+typedef struct {
+    const char *name, *header, *library, *package, *option; /* "UCX", "uct/api/uct.h", "uct", "libucx-dev", "ucx" */
+} pf_library_t;
+/* The row of a library not built, from configure's reason (FP_<NAME>_MISSING: header, library,
+ * disabled): "not built: UCX headers not found (uct/api/uct.h; apt-get install libucx-dev, then
+ * configure --with-ucx)". */
+void pf_not_built(const pf_library_t *lib, const char *missing, char *out, size_t len);
 
 /* Optional libraries, each behind its own file: a text summary or why there is none. */
 void pf_libfabric_providers(char *out, size_t len);

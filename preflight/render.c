@@ -36,9 +36,10 @@ static row_t *table_rows(const pf_node_t *nodes, int count, size_t *nrows)
 
 static int row_differs(const pf_node_t *nodes, int count, const row_t *row)
 {
-    const char *first = pf_fact_value(&nodes[0], row->device, row->key);
+    char first_set[sizeof nodes[0].facts[0].value], set[sizeof first_set];
+    const char *first = pf_fact_compared(&nodes[0], row->device, row->key, first_set, sizeof first_set);
     for (int n = 1; n < count; n++) {
-        const char *v = pf_fact_value(&nodes[n], row->device, row->key);
+        const char *v = pf_fact_compared(&nodes[n], row->device, row->key, set, sizeof set);
         if (!v != !first || (v && strcmp(v, first) != 0))
             return 1;
     }
@@ -133,6 +134,33 @@ static void json_findings(FILE *out, const pf_node_t *nodes, int count, const pf
     }
 }
 
+/* The distinct nodes among the ranks, and how many ranks each holds: "one rank each", "2 ranks
+ * each", "1 to 3 ranks each". */
+static int ranks_per_node(const pf_node_t *nodes, int count, char *out, size_t len)
+{
+    int distinct = 0, least = count, most = 0;
+    for (int i = 0; i < count; i++) {
+        int same = 0, first = 1;
+        for (int j = 0; j < count; j++) {
+            int match = strcmp(nodes[i].node, nodes[j].node) == 0;
+            same += match;
+            first &= !(match && j < i);
+        }
+        if (!first)
+            continue;
+        distinct++;
+        least = same < least ? same : least;
+        most = same > most ? same : most;
+    }
+    if (most <= 1)
+        snprintf(out, len, "one rank each");
+    else if (least == most)
+        snprintf(out, len, "%d ranks each", most);
+    else
+        snprintf(out, len, "%d to %d ranks each", least, most);
+    return distinct;
+}
+
 void pf_render(FILE *out, pf_format_t format, const pf_node_t *nodes, int count, const pf_node_t *summary)
 {
     size_t nrows;
@@ -153,8 +181,10 @@ void pf_render(FILE *out, pf_format_t format, const pf_node_t *nodes, int count,
         fprintf(out, "{\"type\":\"end\",\"result\":\"%s\",\"failures\":%d,\"warnings\":%d}\n",
                 fails ? "fail" : "pass", fails, warns);
     } else {
-        fprintf(out, "# fabperf_preflight %s: %d node(s), one rank each\n# PCIe paths from %s\n", PACKAGE_VERSION,
-                count, pf_topology_source());
+        char ranks[64];
+        int nodes_seen = ranks_per_node(nodes, count, ranks, sizeof ranks);
+        fprintf(out, "# fabperf_preflight %s: %d node(s), %s\n# PCIe paths from %s\n", PACKAGE_VERSION,
+                nodes_seen, ranks, pf_topology_source());
         if (rows)
             text_table(out, nodes, count, rows, nrows);
         fprintf(out, "# findings: %d failure(s), %d warning(s)\n", fails, warns);

@@ -53,6 +53,7 @@ void pf_gather_stack(pf_node_t *node, const pf_where_t *where)
     pf_ucx_resources(summary, sizeof summary);
     pf_fact(node, "node", "ucx transports", PF_SAME_WARN, "%s", summary);
     pf_fact_fix(node, 0, "install one UCX on every node");
+    pf_fact_set(node); /* UCX lists its devices in the order it finds them, which varies */
     pf_nccl_version(summary, sizeof summary);
     pf_fact(node, "node", "nccl", PF_SAME_FAIL, "%s", summary);
     pf_fact_fix(node, 0, "use one NCCL version on every node");

@@ -33,7 +33,7 @@ static void hugepage_facts(pf_node_t *node, const pf_where_t *where)
 {
     char text[8192], thp[128];
     if (pf_read(where->proc_root, "meminfo", text, sizeof text) == 0)
-        pf_fact(node, "node", "huge pages", PF_SAME_ANY, "%ld of %ld kB", meminfo_value(text, "HugePages_Total:"),
+        pf_fact(node, "node", "huge pages", PF_SAME_ANY, "%ld (%ld kB each)", meminfo_value(text, "HugePages_Total:"),
                 meminfo_value(text, "Hugepagesize:"));
     else
         pf_fact(node, "node", "huge pages", PF_SAME_ANY, "unknown");

@@ -57,10 +57,10 @@ limit=$(ulimit -l)
 [ "$limit" = unlimited ] || limit="$((limit * 1024)) bytes"
 check "this machine: memlock is the shell's ulimit -l" fact_is node memlock "$limit"
 check "this machine: libfabric providers through fi_getinfo include tcp (or not built)" json_check "$work/out" \
-    "[r['values'][0] == 'not built (configure --with-libfabric)' or 'tcp' in r['values'][0].replace(';', ' ').split() \
+    "[r['values'][0].startswith('not built') or 'tcp' in r['values'][0].replace(';', ' ').split() \
 for r in records if r.get('fact') == 'libfabric providers'] == [True]"
 check "this machine: UCX transports through UCT include tcp on lo (or not built)" json_check "$work/out" \
-    "[r['values'][0] == 'not built (configure --with-ucx)' or 'tcp/lo' in r['values'][0].split() \
+    "[r['values'][0].startswith('not built') or 'tcp/lo' in r['values'][0].split() \
 for r in records if r.get('fact') == 'ucx transports'] == [True]"
 if [ "${FABPERF_NCCL_BUILT:-}" = yes ]; then nccl_expect="__import__('re').fullmatch(r'\d+\.\d+\.\d+', v)"
 else nccl_expect="v == 'not built (configure --with-cuda --with-nccl)'"; fi
@@ -86,6 +86,8 @@ check "clean pair: RDMA link layer" fact_is mlx5_1:1 "link layer" Ethernet
 check "clean pair: RDMA firmware" fact_is mlx5_1:1 firmware 28.39.1002
 check "clean pair: RoCE port's netdev" fact_is mlx5_1:1 netdev ens1f0
 check "clean pair: GPU model from the driver" fact_is gpu0 model "NVIDIA H200"
+check "clean pair: huge pages counted, with their size apart" fact_is node "huge pages" "0 (2048 kB each)"
+check "clean pair: lo is virtual, so it has no speed" fact_is lo speed "none (virtual)"
 check "clean pair: each rank's GPU is its local rank modulo the GPUs" json_check "$work/out" \
     "[r['values'] for r in records if r.get('fact') == 'gpu of local rank'] == [['rank %d -> gpu0 (0000:03:00.0), \
 nearest NIC mlx5_0:1' % i for i in (0, 1)]]"
@@ -161,6 +163,20 @@ check "governor and NUMA balancing: every warning names nodeG (the known good va
     json_check "$work/out" "sorted((f['level'], f['node'], f['device']) for f in records if f['type'] == 'finding') \
 == [('warn', 'nodeG', 'cpu'), ('warn', 'nodeG', 'kernel'), ('warn', 'nodeG', 'node'), ('warn', 'nodeG', 'node')]"
 
+# An interface without a device (bond, VLAN, veth) at another MTU on one node: a failure naming it.
+for n in nodeH nodeI; do
+    node "$n"
+    mkdir -p "$work/$n/sys/class/net/bond0/statistics"
+    echo up >"$work/$n/sys/class/net/bond0/operstate"
+    echo 20000 >"$work/$n/sys/class/net/bond0/speed"
+done
+echo 9000 >"$work/nodeH/sys/class/net/bond0/mtu"
+echo 1500 >"$work/nodeI/sys/class/net/bond0/mtu"
+pair nodeI nodeH
+check "virtual NIC's MTU differs: exit 1" rc_is 1
+check "virtual NIC's MTU differs: one failure, on the odd node's bond0, about its MTU" findings_only fail nodeI bond0 mtu
+check "virtual NIC: its nominal speed is no line rate" fact_is bond0 speed "none (virtual)"
+
 # The GPU machine as seen from inside: numa_node -1, virtio NIC with speed -1, no RDMA.
 preflight 1 --format json --sysfs-root "$data/vm/sys" --proc-root "$data/vm/proc"
 check "GPU VM: exit 0" rc_is 0
@@ -170,13 +186,17 @@ if r.get('device') == 'gpu0' and r.get('fact') in ('pcie link', 'pcie max')] == 
 check "GPU VM: eth0 speed unknown" fact_is eth0 speed unknown
 check "GPU VM: no driver, so the model is the PCI id" fact_is gpu0 model "NVIDIA device 0x2335 (name unknown: driver not loaded)"
 check "GPU VM: GPU to eth0 is PHB (same host bridge)" fact_is gpu0 "path to eth0" PHB
-check "GPU VM: rank 0 takes gpu0" fact_is node "gpu of local rank" "rank 0 -> gpu0 (0000:00:06.0), nearest NIC eth0"
+check "GPU VM: rank 0 takes gpu0, its nearest NIC said to be virtio" fact_is node "gpu of local rank" \
+    "rank 0 -> gpu0 (0000:00:06.0), nearest NIC eth0 (virtio: a paravirtual NIC of the hypervisor, not a fabric NIC)"
 
 # %h: per-host roots.
 mkdir -p "$work/hosts"
 ln -s "$work/nodeB" "$work/hosts/$(hostname)"
 preflight 2 --format json --sysfs-root "$work/hosts/%h/sys" --proc-root "$work/hosts/%h/proc"
 check "%h: the host's own tree is read" json_check "$work/out" "meta['nodes'] == ['nodeB', 'nodeB']"
+preflight 2 --sysfs-root "$work/hosts/%h/sys" --proc-root "$work/hosts/%h/proc"
+check "two ranks on one node, text: the header says so" grep -q '^# fabperf_preflight .*: 1 node(s), 2 ranks each$' "$work/out"
+preflight 2 --format json --sysfs-root "$work/hosts/%h/sys" --proc-root "$work/hosts/%h/proc"
 check "two ranks on one node: a warning, exit 0" json_check "$work/out" "end['result'] == 'pass' and \
 [(f['level'], f['node']) for f in records if f['type'] == 'finding' and 'two ranks on one node' in f['message']] \
 == [('warn', 'nodeB')]"

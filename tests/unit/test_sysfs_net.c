@@ -41,7 +41,8 @@ static void test_facts(void)
     CHECK_STR(eth0->driver, "virtio_net");
     CHECK_STR(eth0->bus_id, "0000:00:03.0"); /* walked up from virtio0 */
     const fp_nic_t *lo = nic_named(&list, "lo");
-    CHECK(lo->line_rate_bps == 0 && lo->mtu == 65536);
+    CHECK(lo->line_rate_bps == 0 && lo->mtu == 65536 && lo->is_virtual);
+    CHECK(!eth0->is_virtual); /* virtio: a PCI function, paravirtual */
     CHECK_STR(lo->driver, "");
     CHECK_STR(lo->bus_id, "");
     const fp_nic_t *ens = nic_named(&list, "ens1f0");
@@ -144,12 +145,37 @@ static void test_snapshot_delta(void)
     CHECK(system(cmd) == 0);
 }
 
+/* A veth reports a nominal 10000 Mb/s: no device behind it, so no line rate; a NIC with a PCI
+ * function keeps its speed. */
+static void test_virtual(void)
+{
+    char root[] = "/tmp/fabperf-sysfs.XXXXXX", cmd[1200];
+    CHECK(mkdtemp(root) != NULL);
+    put(root, "class/net/veth0/speed", "10000");
+    put(root, "class/net/veth0/mtu", "1500");
+    put(root, "class/net/eno1/speed", "25000");
+    put(root, "devices/pci0000:00/0000:00:02.0/vendor", "0x15b3");
+    snprintf(cmd, sizeof cmd, "ln -s '%s/devices/pci0000:00/0000:00:02.0' '%s/class/net/eno1/device'", root, root);
+    CHECK(system(cmd) == 0);
+    fp_nic_list_t list;
+    CHECK(fp_nic_list(root, &list) == FP_OK && list.count == 2);
+    const fp_nic_t *veth = nic_named(&list, "veth0"), *eno = nic_named(&list, "eno1");
+    CHECK(veth->is_virtual && veth->line_rate_bps == 0);
+    CHECK(!eno->is_virtual);
+    CHECK_NEAR(eno->line_rate_bps, 25e9, 1);
+    CHECK_STR(eno->bus_id, "0000:00:02.0");
+    fp_nic_list_free(&list);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    CHECK(system(cmd) == 0);
+}
+
 int main(void)
 {
     prepare_trees();
     test_facts();
     test_delta_rules();
     test_snapshot_delta();
+    test_virtual();
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", trees);
     CHECK(system(cmd) == 0);
