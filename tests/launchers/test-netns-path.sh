@@ -4,8 +4,9 @@
 #    on both hosts, and --expect-nic on it passes;
 #  - the same over shared memory (both ranks in one host): no NIC, and --expect-nic exits 3 with
 #    one line saying where the traffic went instead;
-#  - veth shaped to 1 Gbit: --line-rate 1G --expect 80%line@1M:4M passes; shaped to 100 Mbit, the
-#    same fails with exit 3, naming size, measured interval and threshold.
+#  - veth shaped to 1 Gbit: --expect 60%line@1M:4M passes with the line rate a plain TCP stream
+#    gets through it; shaped to 100 Mbit, --line-rate 1G --expect 80%line@1M:4M fails with exit 3,
+#    naming size, measured interval and threshold.
 # Environment: FABPERF_BIN (directory with fabperf_bw, Open MPI build).
 # Exit status: 0 pass, 1 fail, 77 skip.
 
@@ -65,11 +66,21 @@ assert rows and all(r["path"]["payload_bytes"] == 0 and r["path"]["nics"] == [] 
 fi
 
 # Adaptive: an undecided verdict keeps sampling to the budget (the CI at 1 Gbit is a few %).
+# The line rate is what a plain TCP stream gets through the same shaped veth here, not the nominal
+# 1 Gbit: tbf on a veth gives less than its rate on some machines (78-109 MB/s, not 125). 60% of
+# it: fabperf's windows of 1M rendezvous messages got 68-95% of such a stream on a loaded machine.
 verdict=(--line-rate 1G --expect 80%line@1M:4M)
 "$nh" shape 1gbit || failed "tc tbf 1gbit failed"
-expect_rc 0 tbf1g "$nh" mpirun "$bw" -m 1M:1M -W 16 -x 2 -a --time-budget 2 "${verdict[@]}" &&
-    { grep -q '^# expect size 1048576: pass' "$work/tbf1g.out" || failed "1 Gbit: not a pass"; }
-grep '^# expect' "$work/tbf1g.out"
+socket_mbps=$(netns_socket_mbps 67108864)
+echo "tbf 1gbit: a plain TCP stream moves ${socket_mbps:-?} MB/s"
+if [[ -n $socket_mbps ]]; then
+    expect_rc 0 tbf1g "$nh" mpirun "$bw" -m 1M:1M -W 16 -x 2 -a --time-budget 2 \
+        --line-rate "$(awk -v r="$socket_mbps" 'BEGIN { printf "%.0f", r * 8e6 }')" --expect 60%line@1M:4M &&
+        { grep -q '^# expect size 1048576: pass' "$work/tbf1g.out" || failed "1 Gbit: not a pass"; }
+    grep '^# expect' "$work/tbf1g.out"
+else
+    failed "no plain TCP stream through the 1 Gbit veth"
+fi
 
 "$nh" shape 100mbit || failed "tc tbf 100mbit failed"
 expect_rc 3 tbf100m "$nh" mpirun "$bw" -m 1M:1M -W 4 -i 6 -x 1 "${verdict[@]}"
