@@ -15,7 +15,11 @@ typedef struct {
     char node[64], name[80];
     double bytes;        /* sent + received during the size (known counters only) */
     double share;        /* bytes / the node's inter-node payload; NaN when that is 0 or unknown */
-    double line_rate_bps; /* 0: unknown */
+    double line_rate_bps; /* 0: unknown, or virtual */
+    int is_virtual;       /* no device behind it (veth, bond, lo): its nominal speed is no line rate */
+    double rate;          /* its part of the headline (headline x share), in the headline's unit; NaN:
+                           * latency or share unknown */
+    double efficiency;    /* rate / its own line rate; NaN when either is unknown */
 } fp_path_nic_t;
 
 typedef struct fp_evidence {
@@ -28,7 +32,10 @@ typedef struct fp_evidence {
     int nnics;
     fp_path_nic_t nics[FP_EVIDENCE_NICS];
     char summary[512];   /* one line: where the traffic went */
-    double line_rate_bps; /* of the busiest NIC, or --line-rate; 0: unknown */
+    double path_line_rate_bps; /* rank 0's node: the line rates of the NICs that carried its payload
+                                * added up; 0: unknown (one of them virtual or without a rate) */
+    char path_line_rate_from[160]; /* their names ("eth0+eth1"), or why there is none */
+    double line_rate_bps; /* path_line_rate_bps, or --line-rate; 0: unknown */
     const char *line_rate_from; /* "--line-rate", or the NIC's name */
     double line_rate;    /* in the headline's unit (MB/s, GB/s); 0 unknown or latency */
     double efficiency;   /* headline p50 / line_rate; NaN when unknown */
@@ -50,8 +57,13 @@ void fp_path_close(fp_path_t *path);
 int fp_path_before(fp_path_t *path, fp_run_t *run);
 int fp_path_after(fp_path_t *path, fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev);
 
-/* Rank 0, pure: the summary line from payload and nics, and the --expect-nic verdict (NULL: none). */
-void fp_path_describe(fp_evidence_t *ev, const char *expect_nic, size_t size);
+/* Rank 0, pure: each NIC's part of the headline (p50 x share) and its efficiency against its own
+ * line rate; and the line rate of rank 0's node: those of the NICs that carried >= 10% of its
+ * payload, added up, when together they carried at least half of it. A virtual NIC among them
+ * leaves it unknown (path_line_rate_from says why). */
+void fp_path_rates(fp_evidence_t *ev, const fp_bench_t *bench, double p50);
+/* Rank 0, pure: the summary line from payload and nics. */
+void fp_path_describe(fp_evidence_t *ev);
 /* Rank 0: line rate, efficiency and verdicts of one row (path part already filled or not measured). */
 void fp_verdict_row(const fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev);
 /* One line naming size, measured interval and threshold, for a failed or undecided size. */

@@ -1,7 +1,8 @@
 /* The fields of path evidence and verdicts in a row: JSON keys, CSV columns, text cells and lines.
  * JSON: "verdict" ("pass", "fail", "inconclusive", null), "expect" (the thresholds applied),
  * "line_rate_gbps", "efficiency" (0..1), "path" ({payload_bytes, summary, nics: [{node, name,
- * share, bytes, line_rate_gbps}], expect_nic, nic_verdict, nic_why} or null when off). */
+ * share, bytes, line_rate_gbps, virtual, rate, efficiency}], line_rate_from, nic_verdict, nic_why}
+ * or null when off). */
 #include <math.h>
 
 #include "escape.h"
@@ -32,9 +33,15 @@ static void json_path(FILE *out, const fp_evidence_t *ev)
         fp_json_number_or_null(out, n->share);
         fprintf(out, ",\"bytes\":%.0f,\"line_rate_gbps\":", n->bytes);
         fp_json_number_or_null(out, n->line_rate_bps > 0 ? n->line_rate_bps / 1e9 : NAN);
+        fprintf(out, ",\"virtual\":%s,\"rate\":", n->is_virtual ? "true" : "false");
+        fp_json_number_or_null(out, n->rate);
+        fputs(",\"efficiency\":", out);
+        fp_json_number_or_null(out, n->efficiency);
         fputc('}', out);
     }
-    fputs("],\"nic_verdict\":", out);
+    fputs("],\"line_rate_from\":", out);
+    fp_json_string_or_null(out, ev->path_line_rate_from[0] ? ev->path_line_rate_from : NULL);
+    fputs(",\"nic_verdict\":", out);
     fp_json_string_or_null(out, ev->nic_verdict ? fp_verdict_name((fp_verdict_t)ev->nic_verdict) : NULL);
     fputs(",\"nic_why\":", out);
     fp_json_string_or_null(out, ev->nic_why);
@@ -101,6 +108,11 @@ void fp_evidence_text_lines(FILE *out, size_t size, const fp_evidence_t *ev)
         fprintf(out, "# path %zu: ", size);
         fp_text_string(out, ev->summary);
         fputc('\n', out);
+    }
+    if (ev->measured && ev->verdict && ev->line_rate_bps <= 0 && ev->path_line_rate_from[0]) {
+        fprintf(out, "# line rate %zu: ", size); /* why Eff% is empty */
+        fp_text_string(out, ev->path_line_rate_from);
+        fputs("; efficiency not computed\n", out);
     }
     if (ev->verdict_line[0]) {
         fputs("# expect ", out);

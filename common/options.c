@@ -2,6 +2,7 @@
 
 #include "collective.h"
 #include "metric.h"
+#include "nic_expect.h"
 #include "plan.h"
 
 #include <ctype.h>
@@ -105,7 +106,8 @@ const fp_option_t fp_options[] = {
     {0, "line-rate", FP_OPT_BITRATE, FIELD(line_rate_bps), "BITS", NULL, 1, 1e15, NULL, NULL, 0,
      "line rate in bits/s (100G, 25G, 1G; powers of 1000); default: of the NIC that carried the traffic"},
     {0, "expect-nic", FP_OPT_STRING, FIELD(expect_nic), "NIC", NULL, 0, 0, NULL, NULL, 0,
-     "fail a size (exit 3) where < 90% of the inter-node payload crossed NIC (eth0, mlx5_0:1)"},
+     "fail a size (exit 3) where < 90% of a node's inter-node payload crossed NIC on that node: a name "
+     "(eth0, mlx5_0:1) on every node, a glob (mlx5_*), or per node NODE:NAME,... (h1:ens1,h2:ens2)"},
     {0, "path-evidence", FP_OPT_CHOICE, FIELD(path_evidence), "on|off", "on", 0, 0, off_on, NULL, 0,
      "read NIC byte counters before and after each size (outside the timed region); record UCX's "
      "transport and protocol selection from its log"},
@@ -500,6 +502,9 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
     FP_CHECK(expect_fits(bench, &params->expect, err, errlen));
     if (params->expect_nic && !params->path_evidence)
         return fail(err, errlen, "--expect-nic needs the path evidence: drop --path-evidence off");
+    char nic_err[512];
+    if (params->expect_nic && fp_nic_expect_check(params->expect_nic, nic_err, sizeof nic_err) != 0)
+        return fail(err, errlen, "%s", nic_err);
     if (layout_check(bench, params, err, errlen) != FP_OK)
         return FP_ERR;
     return params_finish(params, seen, npositional, err, errlen);

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "evidence.h"
+#include "nic_expect.h"
 #include "sysfs_net.h"
 
 #define NODE_NAME 64
@@ -19,6 +21,7 @@ typedef struct {
 typedef struct {
     char name[80];
     double bytes, line_rate_bps;
+    int is_virtual;
 } nic_rec_t;
 
 struct fp_path {
@@ -140,6 +143,7 @@ static int node_records(fp_path_t *p)
         snprintf(p->mine[n].name, sizeof p->mine[n].name, "%s", p->list.nics[i].name);
         p->mine[n].bytes = bytes;
         p->mine[n].line_rate_bps = p->list.nics[i].line_rate_bps;
+        p->mine[n].is_virtual = p->list.nics[i].is_virtual;
         n++;
     }
     return n;
@@ -225,10 +229,79 @@ static void collect(const fp_path_t *p, int total, fp_evidence_t *ev, double *pa
         nic->bytes = rec->bytes;
         nic->share = ev->payload > 0 && payload[host] > 0 ? rec->bytes / payload[host] : NAN;
         nic->line_rate_bps = rec->line_rate_bps;
+        nic->is_virtual = rec->is_virtual;
     }
     qsort(all, (size_t)n, sizeof all[0], by_bytes);
     ev->nnics = n < FP_EVIDENCE_NICS ? n : FP_EVIDENCE_NICS;
     memcpy(ev->nics, all, (size_t)ev->nnics * sizeof all[0]);
+}
+
+/* Rank 0: per node the bytes that had to cross (its payload; unknown: its NIC bytes off loopback)
+ * and those that crossed a NIC --expect-nic names for it; then the verdict. */
+static void judge_nic(const fp_path_t *p, int total, const char *spec, const double *payload, fp_evidence_t *ev,
+                      size_t size)
+{
+    fp_nic_node_t *nodes = calloc((size_t)p->nhosts, sizeof *nodes);
+    char(*patterns)[128] = calloc((size_t)p->nhosts, sizeof *patterns);
+    if (!nodes || !patterns) {
+        free(nodes);
+        free(patterns);
+        ev->nic_verdict = FP_VERDICT_FAIL;
+        snprintf(ev->nic_why, sizeof ev->nic_why, "size %zu: out of memory judging %d nodes", size, p->nhosts);
+        return;
+    }
+    for (int h = 0; h < p->nhosts; h++) {
+        nodes[h].node = p->names[h];
+        nodes[h].named = fp_nic_expect_pattern(spec, p->names[h], patterns[h], sizeof patterns[h]);
+        nodes[h].reference = ev->payload >= 0 ? payload[h] : 0;
+    }
+    for (int i = 0, r = 0, left = p->heads[0].nrecs; i < total; i++, left--) {
+        while (left == 0)
+            left = p->heads[++r].nrecs;
+        fp_nic_node_t *n = &nodes[p->host_of[r]];
+        const nic_rec_t *rec = &p->recs[i];
+        if (ev->payload < 0 && strcmp(rec->name, "lo") != 0)
+            n->reference += rec->bytes;
+        if (n->named && fp_nic_expect_matches(patterns[p->host_of[r]], rec->name))
+            n->through += rec->bytes;
+    }
+    fp_nic_judge(ev, spec, nodes, p->nhosts, size);
+    free(nodes);
+    free(patterns);
+}
+
+void fp_path_rates(fp_evidence_t *ev, const fp_bench_t *bench, double p50)
+{
+    double carried = 0, sum = 0;
+    int unknown = 0;
+    ev->path_line_rate_bps = 0;
+    ev->path_line_rate_from[0] = '\0';
+    char names[160] = "", virtual_names[160] = "";
+    for (int i = 0; i < ev->nnics; i++) {
+        fp_path_nic_t *n = &ev->nics[i];
+        double unit_rate = fp_line_rate_in_unit(bench, n->line_rate_bps);
+        n->rate = fp_line_rate_in_unit(bench, 1) > 0 && !isnan(n->share) ? p50 * n->share : NAN;
+        n->efficiency = unit_rate > 0 && isfinite(n->rate) ? n->rate / unit_rate : NAN;
+        if (strcmp(n->node, ev->node) != 0 || isnan(n->share) || n->share < 0.1 || strcmp(n->name, "lo") == 0)
+            continue;
+        carried += n->share;
+        sum += n->line_rate_bps;
+        unknown |= n->line_rate_bps <= 0;
+        fp_append(names, sizeof names, "%s%s", names[0] ? "+" : "", n->name);
+        if (n->is_virtual)
+            fp_append(virtual_names, sizeof virtual_names, "%s%s", virtual_names[0] ? ", " : "", n->name);
+    }
+    if (carried < 0.5)
+        return;
+    if (!unknown) {
+        ev->path_line_rate_bps = sum;
+        snprintf(ev->path_line_rate_from, sizeof ev->path_line_rate_from, "%s", names);
+    } else if (virtual_names[0]) {
+        snprintf(ev->path_line_rate_from, sizeof ev->path_line_rate_from,
+                 "none: %s virtual (no device: a nominal speed only)", virtual_names);
+    } else {
+        snprintf(ev->path_line_rate_from, sizeof ev->path_line_rate_from, "unknown: %s reports no speed", names);
+    }
 }
 
 int fp_path_after(fp_path_t *p, fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev)
@@ -242,7 +315,10 @@ int fp_path_after(fp_path_t *p, fp_run_t *run, const fp_row_t *row, fp_evidence_
         return fp_fail("path evidence: out of memory for %d nodes", p->nhosts);
     ev->measured = 1;
     collect(p, total, ev, payload, payload + p->nhosts);
+    fp_path_describe(ev);
+    if (run->params.expect_nic)
+        judge_nic(p, total, run->params.expect_nic, payload, ev, row->size);
     free(payload);
-    fp_path_describe(ev, run->params.expect_nic, row->size);
+    fp_path_rates(ev, run->bench, row->headline.p50);
     return FP_OK;
 }

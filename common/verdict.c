@@ -1,5 +1,6 @@
-/* Rank 0's judgement of one size: where the payload went (summary, --expect-nic), the line rate,
- * the efficiency and the verdict of --expect. Pure apart from the run's parameters. */
+/* Rank 0's judgement of one size: where the payload went (the summary), the line rate, the
+ * efficiency and the verdict of --expect (--expect-nic's: nic_expect.c). Pure apart from the run's
+ * parameters. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,8 +8,6 @@
 #include "escape.h"
 #include "evidence.h"
 #include "metric.h"
-
-#define NIC_SHARE_NEEDED 0.9
 
 /* "fpveth0@h1 100.2%, lo@h1 3.1 MB": shares where a node had payload, else bytes. */
 static void nic_list(const fp_evidence_t *ev, char *buf, size_t len)
@@ -40,39 +39,9 @@ static void summarize(fp_evidence_t *ev)
         fp_append(s, len, ev->payload > 0 ? "no NIC counter saw it" : "none (shared memory, or a path without counters)");
 }
 
-/* Share of the inter-node payload (or, when unknown, of the NIC bytes off loopback) through name. */
-static double share_through(const fp_evidence_t *ev, const char *name)
-{
-    double through = 0, total = 0;
-    for (int i = 0; i < ev->nnics; i++) {
-        const fp_path_nic_t *n = &ev->nics[i];
-        if (strcmp(n->name, name) == 0 && (ev->payload < 0 || !isnan(n->share)))
-            through += n->bytes;
-        if (strcmp(n->name, "lo") != 0)
-            total += n->bytes;
-    }
-    if (ev->payload > 0)
-        return through / ev->payload;
-    return total > 0 ? through / total : 0;
-}
-
-void fp_path_describe(fp_evidence_t *ev, const char *expect_nic, size_t size)
+void fp_path_describe(fp_evidence_t *ev)
 {
     summarize(ev);
-    ev->nic_verdict = FP_VERDICT_NONE;
-    ev->nic_why[0] = '\0';
-    if (!expect_nic)
-        return;
-    if (ev->payload == 0) {
-        ev->nic_verdict = FP_VERDICT_FAIL;
-        snprintf(ev->nic_why, sizeof ev->nic_why, "size %zu: nothing had to cross %s: %s", size, expect_nic, ev->summary);
-        return;
-    }
-    double f = share_through(ev, expect_nic);
-    ev->nic_verdict = f >= NIC_SHARE_NEEDED ? FP_VERDICT_PASS : FP_VERDICT_FAIL;
-    if (ev->nic_verdict == FP_VERDICT_FAIL)
-        snprintf(ev->nic_why, sizeof ev->nic_why, "size %zu: %.1f%% crossed %s (--expect-nic needs >= %.0f%%); %s", size,
-                 100 * f, expect_nic, 100 * NIC_SHARE_NEEDED, ev->summary);
 }
 
 double fp_line_rate_in_unit(const fp_bench_t *bench, double bps)
@@ -81,7 +50,7 @@ double fp_line_rate_in_unit(const fp_bench_t *bench, double bps)
     return divisor > 0 ? bps / divisor * (bench->directions > 1 ? bench->directions : 1) : 0;
 }
 
-/* --line-rate, else the busiest NIC when it carried at least half of the payload. */
+/* --line-rate, else that of the NICs that carried rank 0's node's payload (fp_path_rates). */
 static void pick_line_rate(const fp_run_t *run, fp_evidence_t *ev)
 {
     ev->line_rate_bps = 0;
@@ -89,10 +58,9 @@ static void pick_line_rate(const fp_run_t *run, fp_evidence_t *ev)
     if (run->params.line_rate_bps > 0) {
         ev->line_rate_bps = run->params.line_rate_bps;
         ev->line_rate_from = "--line-rate";
-    } else if (ev->measured && ev->nnics && ev->payload > 0 && ev->nics[0].share >= 0.5 &&
-               ev->nics[0].line_rate_bps > 0) {
-        ev->line_rate_bps = ev->nics[0].line_rate_bps;
-        ev->line_rate_from = ev->nics[0].name;
+    } else if (ev->measured && ev->path_line_rate_bps > 0) {
+        ev->line_rate_bps = ev->path_line_rate_bps;
+        ev->line_rate_from = ev->path_line_rate_from;
     }
     ev->line_rate = fp_line_rate_in_unit(run->bench, ev->line_rate_bps);
 }

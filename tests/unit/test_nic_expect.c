@@ -1,0 +1,126 @@
+/* --expect-nic judged per node: names per node, globs, a plain name on every node; and each NIC's
+ * rate and efficiency against its own line rate. */
+#include <math.h>
+
+#include "check.h"
+#include "fp.h"
+#include "metric.h"
+#include "nic_expect.h"
+
+static void test_check(void)
+{
+    char err[512];
+    CHECK(fp_nic_expect_check("eth0", err, sizeof err) == 0);
+    CHECK(fp_nic_expect_check("mlx5_0:1", err, sizeof err) == 0);
+    CHECK(fp_nic_expect_check("fpa-h1:auda,fpa-h2:audz", err, sizeof err) == 0);
+    CHECK(fp_nic_expect_check("h1:mlx5_0:1,aud*", err, sizeof err) == 0);
+    CHECK(fp_nic_expect_check("h1:", err, sizeof err) == -1);
+    CHECK(strstr(err, "--expect-nic: 'h1:' has an empty NIC or node name (accepted: NAME, NODE:NAME") == err);
+    CHECK(fp_nic_expect_check(":eth0", err, sizeof err) == -1);
+    CHECK(fp_nic_expect_check("eth0,", err, sizeof err) == -1);
+    CHECK(fp_nic_expect_check("", err, sizeof err) == -1);
+}
+
+static void test_pattern(void)
+{
+    char out[64];
+    CHECK(fp_nic_expect_pattern("fpa-h1:auda,fpa-h2:audz", "fpa-h2", out, sizeof out) == 1);
+    CHECK_STR(out, "audz");
+    CHECK(fp_nic_expect_pattern("fpa-h1:auda,fpa-h2:audz", "fpa-h3", out, sizeof out) == 0);
+    CHECK(fp_nic_expect_pattern("mlx5_0:1", "h9", out, sizeof out) == 1);
+    CHECK_STR(out, "mlx5_0:1");
+    CHECK(fp_nic_expect_pattern("eth0,h1:mlx5_0:1", "h1", out, sizeof out) == 1); /* a node's own entry wins */
+    CHECK_STR(out, "mlx5_0:1");
+    CHECK(fp_nic_expect_pattern("gpu-[0-9]*:ib*", "gpu-12", out, sizeof out) == 1);
+    CHECK_STR(out, "ib*");
+    CHECK(fp_nic_expect_matches("aud*", "audz"));
+    CHECK(!fp_nic_expect_matches("auda", "audz"));
+    CHECK(fp_nic_expect_matches("mlx5_0", "mlx5_0:1")); /* a device names its port */
+}
+
+/* The audit's link: auda on fpa-h1, audz on fpa-h2, each carrying 100.2% of its node's payload. */
+static void judge(const char *spec, fp_evidence_t *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->payload = 2e6;
+    snprintf(ev->summary, sizeof ev->summary, "inter-node payload 2.0 MB: auda@fpa-h1 100.2%%, audz@fpa-h2 100.2%%");
+    char pattern[2][64];
+    fp_nic_node_t nodes[2] = {{"fpa-h1", 1e6, 0, 0}, {"fpa-h2", 1e6, 0, 0}};
+    const char *nic[2] = {"auda", "audz"};
+    for (int i = 0; i < 2; i++) {
+        nodes[i].named = fp_nic_expect_pattern(spec, nodes[i].node, pattern[i], sizeof pattern[i]);
+        nodes[i].through = nodes[i].named && fp_nic_expect_matches(pattern[i], nic[i]) ? 1.002e6 : 0;
+    }
+    fp_nic_judge(ev, spec, nodes, 2, 1048576);
+}
+
+static void test_judge(void)
+{
+    fp_evidence_t ev;
+    judge("fpa-h1:auda,fpa-h2:audz", &ev);
+    CHECK(ev.nic_verdict == FP_VERDICT_PASS && ev.nic_why[0] == '\0');
+    judge("aud*", &ev);
+    CHECK(ev.nic_verdict == FP_VERDICT_PASS);
+    judge("auda", &ev); /* one name on every node: fpa-h2 has none of it */
+    CHECK(ev.nic_verdict == FP_VERDICT_FAIL);
+    CHECK(strstr(ev.nic_why, "size 1048576: fpa-h2 0.0% through auda (--expect-nic auda needs >= 90% of each "
+                             "node's inter-node payload); inter-node payload 2.0 MB") == ev.nic_why);
+    judge("fpa-h1:auda", &ev);
+    CHECK(ev.nic_verdict == FP_VERDICT_FAIL && strstr(ev.nic_why, "fpa-h2: no NIC named for it") != NULL);
+    memset(&ev, 0, sizeof ev);
+    fp_nic_judge(&ev, "auda", NULL, 0, 64); /* all ranks on one node: nothing had to cross */
+    CHECK(ev.nic_verdict == FP_VERDICT_FAIL && strstr(ev.nic_why, "size 64: nothing had to cross auda") == ev.nic_why);
+    fp_nic_judge(&ev, NULL, NULL, 0, 64);
+    CHECK(ev.nic_verdict == FP_VERDICT_NONE);
+}
+
+static void put_nic(fp_evidence_t *ev, const char *node, const char *name, double share, double bps, int virt)
+{
+    fp_path_nic_t *n = &ev->nics[ev->nnics++];
+    snprintf(n->node, sizeof n->node, "%s", node);
+    snprintf(n->name, sizeof n->name, "%s", name);
+    n->share = share;
+    n->bytes = share * 1e6;
+    n->line_rate_bps = bps;
+    n->is_virtual = virt;
+}
+
+/* Traffic split over a 100G and a 25G NIC: each NIC against its own line rate, the node's line
+ * rate their sum; a veth's nominal speed is no line rate. */
+static void test_rates(void)
+{
+    fp_metric_t mbps = {.line_rate_divisor = 8e6}; /* MB/s */
+    fp_bench_t bw = {.metric = &mbps, .directions = 1};
+    fp_evidence_t ev;
+    memset(&ev, 0, sizeof ev);
+    snprintf(ev.node, sizeof ev.node, "h1");
+    ev.payload = 2e6;
+    put_nic(&ev, "h1", "ens1", 0.6, 100e9, 0);
+    put_nic(&ev, "h1", "ens2", 0.4, 25e9, 0);
+    put_nic(&ev, "h2", "ens1", 1.0, 100e9, 0);
+    fp_path_rates(&ev, &bw, 5000); /* 5000 MB/s in all */
+    CHECK_NEAR(ev.nics[0].rate, 3000, 1e-9);
+    CHECK_NEAR(ev.nics[0].efficiency, 3000 / 12500.0, 1e-12); /* 100G = 12500 MB/s */
+    CHECK_NEAR(ev.nics[1].rate, 2000, 1e-9);
+    CHECK_NEAR(ev.nics[1].efficiency, 2000 / 3125.0, 1e-12); /* 25G = 3125 MB/s, not 100G's */
+    CHECK_NEAR(ev.path_line_rate_bps, 125e9, 1);
+    CHECK_STR(ev.path_line_rate_from, "ens1+ens2");
+
+    memset(&ev, 0, sizeof ev);
+    snprintf(ev.node, sizeof ev.node, "h1");
+    ev.payload = 2e6;
+    put_nic(&ev, "h1", "fpveth0", 1.0, 0, 1);
+    fp_path_rates(&ev, &bw, 900);
+    CHECK(isnan(ev.nics[0].efficiency) && ev.nics[0].rate == 900);
+    CHECK(ev.path_line_rate_bps == 0);
+    CHECK_STR(ev.path_line_rate_from, "none: fpveth0 virtual (no device: a nominal speed only)");
+}
+
+int main(void)
+{
+    test_rates();
+    test_check();
+    test_pattern();
+    test_judge();
+    return CHECK_DONE();
+}
