@@ -7,13 +7,15 @@
 double fp_get_size(const fp_row_t *r) { return (double)r->size; }
 double fp_get_osu(const fp_row_t *r) { return r->osu; }
 double fp_get_headline_p50(const fp_row_t *r) { return r->headline.p50; }
-double fp_get_headline_lo(const fp_row_t *r) { return r->headline.lo; }
-double fp_get_headline_hi(const fp_row_t *r) { return r->headline.hi; }
+/* The interval columns hold a 95% CI of the median or nothing: below 6 samples (has_ci 0) the
+ * samples' min..max would read as one; min and max have their own columns. */
+double fp_get_headline_lo(const fp_row_t *r) { return r->time.has_ci ? r->headline.lo : NAN; }
+double fp_get_headline_hi(const fp_row_t *r) { return r->time.has_ci ? r->headline.hi : NAN; }
 double fp_get_mean(const fp_row_t *r) { return r->time.mean; }
 double fp_get_min(const fp_row_t *r) { return r->time.min; }
 double fp_get_p50(const fp_row_t *r) { return r->time.p50; }
-double fp_get_p50_lo(const fp_row_t *r) { return r->time.p50_lo; }
-double fp_get_p50_hi(const fp_row_t *r) { return r->time.p50_hi; }
+double fp_get_p50_lo(const fp_row_t *r) { return r->time.has_ci ? r->time.p50_lo : NAN; }
+double fp_get_p50_hi(const fp_row_t *r) { return r->time.has_ci ? r->time.p50_hi : NAN; }
 double fp_get_p99(const fp_row_t *r) { return r->time.p99; }
 double fp_get_max(const fp_row_t *r) { return r->time.max; }
 double fp_get_stddev(const fp_row_t *r) { return r->time.stddev; }

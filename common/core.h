@@ -56,6 +56,8 @@ typedef struct fp_run {
     fp_meta_t meta;
     struct fp_path *path;    /* path evidence (evidence.h); NULL when off */
     int expect_failures;     /* rank 0: sizes whose expectation failed */
+    int expect_inconclusive, expect_judged; /* rank 0: sizes inconclusive, and judged at all */
+    char first_inconclusive[512]; /* rank 0: the verdict line of the first inconclusive size */
     fp_report_t *report;     /* rank 0: where rows go; families with records of their own write there */
     int ucx_seen;            /* UCX endpoint configurations and protocol tables at the header */
 } fp_run_t;

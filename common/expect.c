@@ -13,7 +13,7 @@
 
 const char fp_expect_grammar[] =
     "bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES], PCT%line[@SIZES] or uniform[@SIZES] (all-pairs "
-    "sweeps); SIZES = S, S:, :S or S:S with K M G T; several comma-separated, e.g. bw>=11000@4M,90%line@1M:";
+    "sweeps); N and PCT decimal (11000, 1.5, 1e9); SIZES = S, S:, :S or S:S with K M G T; several comma-separated, e.g. bw>=11000@4M,90%line@1M:";
 
 static int bad(char *err, size_t errlen, const char *term, const char *why)
 {
@@ -48,48 +48,81 @@ static int parse_sizes(const char *text, size_t *lo, size_t *hi)
     return *lo <= *hi ? FP_OK : FP_ERR;
 }
 
+/* A plain decimal: digits with an optional point and exponent (11000, 1.5, .5, 1e9); no sign,
+ * no hex, no inf or nan, which strtod alone would take. */
+static int is_decimal(const char *text, size_t len)
+{
+    size_t i = 0, digits = 0;
+    for (; i < len && isdigit((unsigned char)text[i]); i++)
+        digits++;
+    if (i < len && text[i] == '.')
+        for (i++; i < len && isdigit((unsigned char)text[i]); i++)
+            digits++;
+    if (digits == 0)
+        return 0;
+    if (i < len && (text[i] == 'e' || text[i] == 'E')) {
+        i++;
+        if (i < len && (text[i] == '+' || text[i] == '-'))
+            i++;
+        size_t first = i;
+        for (; i < len && isdigit((unsigned char)text[i]); i++)
+            ;
+        if (i == first)
+            return 0;
+    }
+    return i == len;
+}
+
 static int parse_number(const char *text, size_t len, double *value)
 {
-    char buf[48], *end;
-    if (len == 0 || len >= sizeof buf || !(isdigit((unsigned char)text[0]) || text[0] == '.'))
+    char buf[48];
+    if (len == 0 || len >= sizeof buf || !is_decimal(text, len))
         return FP_ERR;
     memcpy(buf, text, len);
     buf[len] = '\0';
-    *value = strtod(buf, &end);
-    return *end == '\0' && isfinite(*value) && *value >= 0 ? FP_OK : FP_ERR;
+    *value = strtod(buf, NULL);
+    return isfinite(*value) ? FP_OK : FP_ERR;
 }
 
-/* QTY OP NUMBER, PCT%line or uniform, before any '@'. */
-static int parse_condition(fp_expect_term_t *t, const char *text, size_t len)
+/* QTY OP NUMBER, PCT%line or uniform, before any '@'; NULL, or why it is not a threshold ("" when
+ * nothing more can be said). Each quantity compares one way only: a rate must stay high, a latency
+ * low; the other way would pass what the grammar calls slow. */
+static const char *parse_condition(fp_expect_term_t *t, const char *text, size_t len)
 {
     if (len == 7 && strncmp(text, "uniform", 7) == 0) {
         t->uniform = 1;
-        return FP_OK;
+        return NULL;
     }
     const char *pct = memchr(text, '%', len);
     if (pct) {
-        if ((size_t)(text + len - pct) != 5 || strncmp(pct, "%line", 5) != 0 ||
-            parse_number(text, (size_t)(pct - text), &t->value) != FP_OK || t->value <= 0)
-            return FP_ERR;
+        if ((size_t)(text + len - pct) != 5 || strncmp(pct, "%line", 5) != 0)
+            return "";
+        if (parse_number(text, (size_t)(pct - text), &t->value) != FP_OK || t->value <= 0)
+            return ": PCT must be a positive decimal (90, 12.5)";
         t->value /= 100.0;
         t->quantity = FP_QTY_RATE;
         t->at_least = t->of_line = 1;
-        return FP_OK;
+        return NULL;
     }
-    static const struct { const char *name; fp_quantity_t q; } names[] = {
-        {"busbw", FP_QTY_RATE}, {"bw", FP_QTY_RATE}, {"lat", FP_QTY_LATENCY}};
+    static const struct { const char *name, *op; fp_quantity_t q; } names[] = {
+        {"busbw", ">=", FP_QTY_RATE}, {"bw", ">=", FP_QTY_RATE}, {"lat", "<=", FP_QTY_LATENCY}};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         size_t n = strlen(names[i].name);
-        if (len < n + 3 || strncmp(text, names[i].name, n) != 0)
+        if (len < n || strncmp(text, names[i].name, n) != 0 || (len > n && isalpha((unsigned char)text[n])))
             continue;
-        if (text[n + 1] != '=' || (text[n] != '>' && text[n] != '<'))
-            return FP_ERR;
+        if (len < n + 2 || (strncmp(text + n, ">=", 2) != 0 && strncmp(text + n, "<=", 2) != 0))
+            return "";
+        if (strncmp(text + n, names[i].op, 2) != 0)
+            return names[i].q == FP_QTY_RATE ? ": a rate compares with >= (bw>=N, busbw>=N)"
+                                             : ": a latency compares with <= (lat<=N)";
         t->quantity = names[i].q;
-        t->at_least = text[n] == '>';
+        t->at_least = names[i].q == FP_QTY_RATE;
         t->of_line = 0;
-        return parse_number(text + n + 2, len - n - 2, &t->value);
+        if (parse_number(text + n + 2, len - n - 2, &t->value) != FP_OK)
+            return ": N must be a decimal number (11000, 1.5, 1e9)";
+        return NULL;
     }
-    return FP_ERR;
+    return "";
 }
 
 static int parse_term(fp_expect_term_t *t, const char *text, size_t len, char *err, size_t errlen)
@@ -103,8 +136,12 @@ static int parse_term(fp_expect_term_t *t, const char *text, size_t len, char *e
     snprintf(t->text, sizeof t->text, "%s", term);
     char *at = strchr(term, '@');
     size_t cond_len = at ? (size_t)(at - term) : len;
-    if (parse_condition(t, term, cond_len) != FP_OK)
-        return bad(err, errlen, term, "is not a threshold");
+    const char *detail = parse_condition(t, term, cond_len);
+    if (detail) {
+        char why[96];
+        snprintf(why, sizeof why, "is not a threshold%s", detail);
+        return bad(err, errlen, term, why);
+    }
     t->min_size = 0;
     t->max_size = SIZE_MAX;
     if (at && parse_sizes(at + 1, &t->min_size, &t->max_size) != FP_OK)
@@ -207,6 +244,15 @@ fp_verdict_t fp_expect_judge(const fp_expect_t *e, size_t bytes, fp_quantity_t q
             snprintf(out->reason, sizeof out->reason, "no confidence interval (too few samples)");
     }
     return out->verdict;
+}
+
+unsigned fp_expect_applies(const fp_expect_t *e, size_t bytes)
+{
+    unsigned mask = 0;
+    for (int i = 0; e && i < e->count; i++)
+        if (bytes >= e->terms[i].min_size && bytes <= e->terms[i].max_size)
+            mask |= 1u << i;
+    return mask;
 }
 
 const fp_expect_term_t *fp_expect_uniform(const fp_expect_t *e, size_t bytes)

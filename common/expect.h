@@ -5,7 +5,8 @@
  * Grammar (several terms comma-separated, or the option repeated):
  *   TERM  = QTY OP NUMBER [@SIZES]  |  PCT%line [@SIZES]  |  uniform [@SIZES]
  *   QTY   = bw | busbw (the program's rate: MB/s point-to-point, busbw GB/s collectives) | lat (us)
- *   OP    = >= | <=
+ *   OP    = >= after bw and busbw, <= after lat (towards the bad side; the rest is refused)
+ *   NUMBER, PCT = decimal: digits, an optional point and exponent (11000, 1.5, 1e9)
  *   SIZES = S | S: | :S | S:S   (bytes, suffixes K M G T; ranges inclusive)
  *   PCT%line: rate >= PCT % of the line rate.
  *   uniform: no slow node, link or direction stands in a pair matrix; judged by the all-pairs
@@ -15,7 +16,7 @@
 
 #include <stddef.h>
 
-#define FP_EXPECT_MAX 16
+#define FP_EXPECT_MAX 16 /* at most the bits of an unsigned (fp_expect_applies) */
 
 typedef enum { FP_QTY_LATENCY, FP_QTY_RATE } fp_quantity_t;
 
@@ -62,6 +63,9 @@ fp_verdict_t fp_expect_judge(const fp_expect_t *e, size_t bytes, fp_quantity_t q
                              double hi, double line_rate, fp_judgement_t *out);
 
 const char *fp_verdict_name(fp_verdict_t v); /* "pass", "fail", "inconclusive", "none" */
+
+/* Bit i set when term i's @SIZES hold `bytes`: a run refuses a term that holds none of its sizes. */
+unsigned fp_expect_applies(const fp_expect_t *e, size_t bytes);
 
 /* The first "uniform" term that applies to this size; NULL when none. */
 const fp_expect_term_t *fp_expect_uniform(const fp_expect_t *e, size_t bytes);

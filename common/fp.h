@@ -11,7 +11,10 @@
 #include "expect.h"
 
 /* Exit codes shared by every program. */
-enum { FP_EXIT_OK = 0, FP_EXIT_FAIL = 1, FP_EXIT_USAGE = 2, FP_EXIT_EXPECT = 3 };
+enum { FP_EXIT_OK = 0, FP_EXIT_FAIL = 1, FP_EXIT_USAGE = 2, FP_EXIT_EXPECT = 3, FP_EXIT_INCONCLUSIVE = 4 };
+
+/* --inconclusive: what an inconclusive --expect does to the exit status. */
+typedef enum { FP_INCONCLUSIVE_STATUS, FP_INCONCLUSIVE_FAIL, FP_INCONCLUSIVE_PASS } fp_inconclusive_t;
 
 typedef enum { FP_MEM_HOST, FP_MEM_PINNED, FP_MEM_CUDA, FP_MEM_MANAGED, FP_MEM_COUNT } fp_mem_kind_t;
 typedef enum { FP_TIMER_WTIME, FP_TIMER_CUDA, FP_TIMER_COUNT } fp_timer_kind_t;
@@ -60,6 +63,7 @@ typedef struct fp_params {
     long timeout_s;            /* --timeout: per-size watchdog, seconds; -1 = auto (plan.c) */
     long startup_timeout_s;    /* --startup-timeout: MPI start-up and set-up; -1 = auto (plan.c) */
     fp_expect_t expect;        /* --expect: thresholds per size (expect.h) */
+    int inconclusive;          /* --inconclusive, an fp_inconclusive_t */
     double line_rate_bps;      /* --line-rate: bits/s; 0 = from the NIC the path evidence found */
     const char *expect_nic;    /* --expect-nic: NIC that must carry >= 90% of the inter-node payload */
     int path_evidence;         /* --path-evidence: 1 on (default), 0 off */

@@ -26,6 +26,7 @@ static const char *const format_names[] = {"text", "csv", "json", NULL};
 static const char *const timer_names[] = {"wtime", "cuda", NULL};
 static const char *const layout_names[] = {"full", "osu", "nccl-tests", NULL};
 static const char *const off_on[] = {"off", "on", NULL};
+static const char *const inconclusive_names[] = {"status", "fail", "pass", NULL}; /* fp_inconclusive_t */
 static const char *const pairs_mode_names[] = {"shift", "isolated", "sampled", NULL};
 
 /* The table: order is the order of --help. */
@@ -103,6 +104,8 @@ const fp_option_t fp_options[] = {
      "the same for MPI start-up and set-up; auto: 300 s + 0.1 s per rank"},
     {0, "expect", FP_OPT_EXPECT, FIELD(expect), "TERMS", NULL, 0, 0, NULL, NULL, 0,
      "thresholds per size judged on the CI (bw>=11000@4M, lat<=2@8, 90%line@1M:); exit 3 on a fail"},
+    {0, "inconclusive", FP_OPT_CHOICE, FIELD(inconclusive), "status|fail|pass", "status", 0, 0, inconclusive_names,
+     NULL, 0, "exit status when an --expect verdict is inconclusive and none failed: status 4, fail 3, pass 0"},
     {0, "line-rate", FP_OPT_BITRATE, FIELD(line_rate_bps), "BITS", NULL, 1, 1e15, NULL, NULL, 0,
      "line rate in bits/s (100G, 25G, 1G; powers of 1000); default: of the NIC that carried the traffic"},
     {0, "expect-nic", FP_OPT_STRING, FIELD(expect_nic), "NIC", NULL, 0, 0, NULL, NULL, 0,
@@ -545,7 +548,8 @@ void fp_options_help(const fp_bench_t *bench, FILE *out)
         fputc('\n', out);
     }
     fprintf(out, "\nExit status: 0 success, 1 validation failure, runtime error or timeout, 2 bad usage,\n"
-                 "3 a failed expectation (--expect, --expect-nic).\n"
+                 "3 a failed expectation (--expect, --expect-nic), 4 an inconclusive --expect and none failed\n"
+                 "(--inconclusive fail: 3, pass: 0; either way one line on standard error says so).\n"
                  "A run cut short (--timeout, a failed peer, a stopped job) still leaves its rows and, in\n"
                  "text and json, an end line saying why; --output FILE is renamed into place only then.\n");
 }

@@ -156,6 +156,9 @@ static void judge_size(fp_run_t *run, fp_row_t *row, fp_evidence_t *ev)
     fp_verdict_row(run, row, ev);
     fp_verdict_line(run, row, ev, ev->verdict_line, sizeof ev->verdict_line);
     row->evidence = ev;
+    run->expect_judged += ev->judgement.verdict != FP_VERDICT_NONE;
+    if (ev->verdict == FP_VERDICT_INCONCLUSIVE && run->expect_inconclusive++ == 0)
+        snprintf(run->first_inconclusive, sizeof run->first_inconclusive, "%s", ev->verdict_line);
     if (ev->verdict != FP_VERDICT_FAIL)
         return;
     run->expect_failures++;
@@ -288,6 +291,48 @@ static int step_setup(fp_run_t *run, const char *program, output_t *out, int *co
     return rc;
 }
 
+/* Bad usage found once the sizes are known: nothing was written, so no results file; every rank
+ * exits 2. */
+static int refuse_sizes(fp_run_t *run, output_t *out, const char *err, int *code)
+{
+    if (out->file && out->file != stdout) {
+        fclose(out->file);
+        remove(out->temp);
+    }
+    release(run);
+    *code = usage_exit(run->bench, run->ctx.rank, err);
+    return FP_ERR;
+}
+
+/* An --expect term none of the measured sizes falls in would judge nothing and pass unseen: bad
+ * usage. The sizes are the rows' (after the family's rounding), the same on every rank. */
+static int check_expect_sizes(fp_run_t *run, output_t *out, int *code)
+{
+    const fp_params_t *p = &run->params;
+    const fp_family_t *family = run->bench->family;
+    unsigned matched = 0;
+    size_t first = 0, last = 0, count = 0;
+    for (size_t next = p->min_size; next <= p->max_size; next = next_size(p, next)) {
+        size_t size = family->round(run, next);
+        if (size == 0 || size == last)
+            continue;
+        if (count++ == 0)
+            first = size;
+        last = size;
+        matched |= fp_expect_applies(&p->expect, size);
+    }
+    for (int i = 0; i < p->expect.count; i++) {
+        if (matched & (1u << i))
+            continue;
+        char err[512];
+        snprintf(err, sizeof err, "--expect: '%s' matches none of the %zu size(s) this run measures (%zu to %zu B; "
+                 "accepted: @SIZES holding one of them, or a wider -m/--message-size)", p->expect.terms[i].text, count,
+                 first, last);
+        return refuse_sizes(run, out, err, code);
+    }
+    return FP_OK;
+}
+
 /* A range whose every size rounds down to 0 B would print no row: bad usage, not an empty
  * success. The same verdict on every rank (rounding depends only on the job's shape). */
 static int step_sizes(fp_run_t *run, output_t *out, int *code)
@@ -296,7 +341,7 @@ static int step_sizes(fp_run_t *run, output_t *out, int *code)
     const fp_family_t *family = run->bench->family;
     for (size_t next = p->min_size; next <= p->max_size; next = next_size(p, next))
         if (family->round(run, next) > 0)
-            return FP_OK;
+            return check_expect_sizes(run, out, code);
     size_t smallest = p->max_size;
     while (family->round(run, smallest) == 0 && smallest < ((size_t)1 << 40))
         smallest *= 2;
@@ -305,13 +350,7 @@ static int step_sizes(fp_run_t *run, output_t *out, int *code)
         snprintf(unit, sizeof unit, " (%s)", family->round_unit);
     snprintf(err, sizeof err, "-m/--message-size: every size from %zu to %zu B rounds down to 0 B here%s; the "
              "smallest size this run measures is %zu B", p->min_size, p->max_size, unit, family->round(run, smallest));
-    if (out->file && out->file != stdout) { /* nothing was written: no results file */
-        fclose(out->file);
-        remove(out->temp);
-    }
-    release(run);
-    *code = usage_exit(run->bench, run->ctx.rank, err);
-    return FP_ERR;
+    return refuse_sizes(run, out, err, code);
 }
 
 /* What UCX has selected so far (every rank reads: each copies its UCX warnings); *seen counts it. */
@@ -340,6 +379,22 @@ static void step_begin(fp_run_t *run, const char *program, output_t *out, fp_rep
     cut.report = report;
     cut.path = run->params.output;
     fp_guard_on_cut(cut_short);
+}
+
+/* Rank 0: an inconclusive --expect is said once on standard error, and takes its own exit status
+ * unless something failed or --inconclusive says otherwise: a script must tell it from a pass. */
+static int inconclusive_exit(fp_run_t *run, int code)
+{
+    static const int codes[] = {[FP_INCONCLUSIVE_STATUS] = FP_EXIT_INCONCLUSIVE,
+                                [FP_INCONCLUSIVE_FAIL] = FP_EXIT_EXPECT, [FP_INCONCLUSIVE_PASS] = FP_EXIT_OK};
+    static const char *const policies[] = {"status", "fail", "pass"};
+    int policy = run->params.inconclusive;
+    if (code == FP_EXIT_OK)
+        code = codes[policy];
+    fprintf(stderr, "%s: expectation inconclusive at %d of %d judged size(s), exit %d (--inconclusive %s); first: %s\n",
+            run->meta.program, run->expect_inconclusive, run->expect_judged, code, policies[policy],
+            run->first_inconclusive);
+    return code;
 }
 
 /* After the sweep: a failure aborts the job (other ranks may be blocked in the operation), else
@@ -372,6 +427,8 @@ static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report
         }
     }
     int code = failures ? FP_EXIT_FAIL : run->expect_failures ? FP_EXIT_EXPECT : FP_EXIT_OK;
+    if (rank == 0 && run->expect_inconclusive)
+        code = inconclusive_exit(run, code);
     MPI_Bcast(&code, 1, MPI_INT, 0, run->ctx.comm);
     release(run);
     MPI_Finalize();

@@ -90,8 +90,13 @@ void fp_verdict_line(const fp_run_t *run, const fp_row_t *row, const fp_evidence
     out[0] = '\0';
     if (j->verdict == FP_VERDICT_NONE)
         return;
-    fp_append(out, len, "size %zu: %s: median %.6g %s, 95%% CI [%.6g, %.6g] against %s", row->size,
-           fp_verdict_name(j->verdict), row->headline.p50, unit, row->headline.lo, row->headline.hi, j->expect);
+    fp_append(out, len, "size %zu: %s: median %.6g %s, ", row->size, fp_verdict_name(j->verdict), row->headline.p50,
+              unit);
+    if (row->time.has_ci) /* below 6 samples the bounds are the samples' range, no interval: none shown */
+        fp_append(out, len, "95%% CI [%.6g, %.6g]", row->headline.lo, row->headline.hi);
+    else
+        fp_append(out, len, "no 95%% CI (%zu samples, 6 needed)", row->time.n);
+    fp_append(out, len, " against %s", j->expect);
     if (!isnan(j->threshold))
         fp_append(out, len, ", threshold %.6g %s", j->threshold, unit);
     if (ev->line_rate_bps > 0)

@@ -41,7 +41,8 @@
 # Output: RUN_DIR/<label-sanitised>.<repeat>.<program>.json (and .log with the
 # launcher's output), RUN_DIR/launches.tsv (one line per launch; status ok,
 # expect-failed(3) when the results are complete but an --expect/--expect-nic
-# failed, or failed(EXIT)), RUN_DIR/skipped.txt; RUN_DIR/preflight.json (its
+# failed, expect-inconclusive(4) when they are complete and an --expect size was
+# inconclusive, or failed(EXIT)), RUN_DIR/skipped.txt; RUN_DIR/preflight.json (its
 # JSON Lines), preflight.log and preflight.status (its exit status, or "off",
 # "not found").
 
@@ -452,6 +453,9 @@ fp_launch() {
     if [[ $rc -eq 3 ]] && fp_json_complete "$out"; then
         status="expect-failed(3)" # complete results; an --expect or --expect-nic failed
         fp_log "expectation failed: $label repeat $repeat $prog, see $FABPERF_RUN_DIR/$base.log"
+    elif [[ $rc -eq 4 ]] && fp_json_complete "$out"; then
+        status="expect-inconclusive(4)" # complete results; an --expect size was inconclusive
+        fp_log "expectation inconclusive: $label repeat $repeat $prog, see $FABPERF_RUN_DIR/$base.log"
     elif [[ $rc -ne 0 ]] || ! fp_json_complete "$out"; then
         status="failed($rc)"
         fp_log "FAILED $label repeat $repeat $prog (exit $rc), see $FABPERF_RUN_DIR/$base.log"
@@ -460,7 +464,7 @@ fp_launch() {
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$label" "$repeat" "$prog" "$status" \
         "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')" "$base.json" \
         >>"$FABPERF_RUN_DIR/launches.tsv"
-    [[ $status == ok || $status == expect-failed* ]]
+    [[ $status == ok || $status == expect-* ]]
 }
 
 fp_main() {

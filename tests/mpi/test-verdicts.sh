@@ -1,7 +1,9 @@
 #!/bin/sh
 # --expect verdicts and the path evidence on one host: pass, fail (exit 3, one line naming size,
-# interval and threshold), inconclusive without a line rate, busbw for collectives, the adaptive
-# rule sampling on while undecided (point-to-point and collectives), --path-evidence off.
+# interval and threshold), inconclusive (exit 4 and one line, or as --inconclusive says) without a
+# line rate, terms refused before measuring (wrong comparison, not decimal, no measured size),
+# no interval below 6 samples, busbw for collectives, the adaptive rule sampling on while
+# undecided (point-to-point and collectives), --path-evidence off.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 
@@ -36,9 +38,64 @@ check "lat<=0.00001@16:32: sizes outside the range not judged" sh -c \
     "grep -Eq '^8 .* -$' '$work/out' && grep -Eq '^32 .* fail$' '$work/out'"
 
 run_job 2 sm fabperf_bw -m 64K:64K -i 20 --batch 1 --format json --expect '50%line'
-check "50%line without a line rate on one host: exit 0, inconclusive" rc_is 0
+check "50%line without a line rate on one host: exit 4, inconclusive" rc_is 4
 check "50%line: verdict inconclusive, line rate unknown" rows_hold \
     'r["verdict"] == "inconclusive" and r["line_rate_gbps"] is None and "line rate unknown" in r["expect"]'
+check "50%line: one summary line on stderr naming the size and the exit" one_line \
+    '^fabperf_bw: expectation inconclusive at 1 of 1 judged size(s), exit 4 (--inconclusive status); first: size 65536: inconclusive: .* against 50%line (line rate unknown)'
+run_job 2 sm fabperf_bw -m 64K:64K -i 20 --batch 1 --format json --expect '50%line' --inconclusive fail
+check "--inconclusive fail: exit 3" rc_is 3
+check "--inconclusive fail: the summary names the exit" one_line 'expectation inconclusive at 1 of 1 judged size(s), exit 3 (--inconclusive fail)'
+run_job 2 sm fabperf_bw -m 64K:64K -i 20 --batch 1 --format json --expect '50%line' --inconclusive pass
+check "--inconclusive pass: exit 0, still said once" rc_is 0
+check "--inconclusive pass: the summary names the exit" one_line 'expectation inconclusive at 1 of 1 judged size(s), exit 0 (--inconclusive pass)'
+run_job 2 sm fabperf_bw -m 64K:64K -i 20 --expect '50%line' --inconclusive maybe
+check "--inconclusive maybe: exit 2" rc_is 2
+check "--inconclusive maybe: one line naming the choices" one_line \
+    "^fabperf_bw: --inconclusive: unknown value 'maybe' (accepted: status, fail, pass)$"
+
+# Below 6 samples the median has no 95% interval: the CI fields are empty (the samples' range is in
+# min and max), the verdict line says so, and the size is inconclusive.
+run_job 2 sm fabperf_latency -m 8:8 -i 4 --batch 1 --format json --expect 'lat<=100000'
+check "4 samples: exit 4" rc_is 4
+check "4 samples: no CI fields, min and max present" rows_hold \
+    'r["samples"] == 4 and r["p50_ci_lo_us"] is None and r["p50_ci_hi_us"] is None and
+     r["ci_halfwidth_pct"] is None and r["min_us"] <= r["p50_us"] <= r["max_us"] and r["verdict"] == "inconclusive"'
+check "4 samples: the verdict line says there is no CI" one_line \
+    'first: size 8: inconclusive: median [0-9.e+-]* us, no 95% CI (4 samples, 6 needed) against lat<=100000,'
+run_job 2 sm fabperf_bw -m 8:8 -i 4 --batch 1 --format csv --expect 'bw>=0.000001'
+check "4 samples, csv: bandwidth CI columns empty" "$PYTHON3" -c '
+import csv, sys
+rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswith("#"))]
+sys.exit(0 if rows and all(r["bw_ci_lo_mbps"] == r["bw_ci_hi_mbps"] == r["p50_ci_lo_us"] == "" and
+                           r["samples"] == "4" for r in rows) else 1)' "$work/out"
+run_job 2 sm fabperf_latency -m 8:8 -i 4 --batch 1 --expect 'lat<=100000'
+check "4 samples, text: CIlo and CIhi print -, the expect line says no CI" sh -c \
+    "grep -Eq '^8 +[0-9.]+ +[0-9.]+ +[0-9.]+ +- +- ' '$work/out' && grep -q '^# expect size 8: inconclusive: median .* us, no 95% CI (4 samples, 6 needed) against' '$work/out'"
+
+# Terms that cannot mean what they say are refused before anything is measured: exit 2 on every
+# rank, one line from rank 0, no rows.
+refused() {
+    run_job 2 sm "$@"
+    [ "$rc" -eq 2 ] || { echo "  exit $rc"; return 1; }
+    ! grep -q '^[0-9]' "$work/out" || { echo "  rows were measured"; return 1; }
+}
+check "-m 1:1M, bw>=11000@4M: refused" refused fabperf_bw -m 1:1M -i 20 --expect 'bw>=11000@4M'
+check "bw>=11000@4M: one line naming the term and the measured range" one_line \
+    "^fabperf_bw: --expect: 'bw>=11000@4M' matches none of the 21 size(s) this run measures (1 to 1048576 B; accepted: @SIZES holding one of them, or a wider -m/--message-size)$"
+check "-m 1:1M, bw>=1@3 (between powers of two): refused" refused fabperf_bw -m 1:1M -i 20 --expect 'bw>=1@3'
+check "-m 8:64, a second term off the sizes: refused" refused fabperf_latency -m 8:64 -i 20 --expect 'lat<=1000,lat<=5@2M:'
+check "lat<=5@2M:: one line" one_line "^fabperf_latency: --expect: 'lat<=5@2M:' matches none of the 4 size(s) this run measures (8 to 64 B;"
+run_job 2 sm fabperf_latency -m 8:64 -i 200 --batch 1 --expect 'lat<=100000@32:1M'
+check "-m 8:64, lat<=100000@32:1M overlaps the sizes: judged at 32 and 64" sh -c \
+    "[ $rc -eq 0 ] && [ \$(grep -c '^# expect size' '$work/out') -eq 2 ]"
+check "lat>=5 (a latency must stay low): refused" refused fabperf_latency -m 8:8 -i 20 --expect 'lat>=5'
+check "lat>=5: one line naming the term and what is accepted" one_line \
+    "^fabperf_latency: --expect: 'lat>=5' is not a threshold: a latency compares with <= (lat<=N) (accepted: bw>=N"
+check "bw<=100: refused" refused fabperf_bw -m 8:8 -i 20 --expect 'bw<=100'
+check "bw<=100: one line" one_line "^fabperf_bw: --expect: 'bw<=100' is not a threshold: a rate compares with >= (bw>=N, busbw>=N) (accepted:"
+check "bw>=0x10: refused" refused fabperf_bw -m 8:8 -i 20 --expect 'bw>=0x10'
+check "bw>=0x10: one line" one_line "^fabperf_bw: --expect: 'bw>=0x10' is not a threshold: N must be a decimal number (11000, 1.5, 1e9) (accepted:"
 
 run_job 2 sm fabperf_bw -m 64K:64K -i 20 --batch 1 --format json --line-rate 1T --expect '99%line'
 check "--line-rate 1T --expect 99%line: exit 3, efficiency known" rc_is 3
@@ -81,7 +138,7 @@ check "adaptive latency, decided threshold: pass at the CI target's 48 samples" 
 # Collectives judge the out-of-place busbw: 4096 B in 150 ms is 0.0000273 GB/s (2 ranks: busbw =
 # algbw); each variant has a third of the budget.
 bimodal_job "$FABPERF_COLL_BIN/fabperf_allreduce" -m 4K:4K --time-budget 90 --expect 'busbw>=0.0000273'
-check "adaptive allreduce, busbw threshold between the modes: exit 0" rc_is 0
+check "adaptive allreduce, busbw threshold between the modes: exit 4" rc_is 4
 check "adaptive allreduce, busbw threshold between the modes: sampled past the CI target, undecided" rows_hold \
     'r["verdict"] == "inconclusive" and r["samples"] > 48 and r["target_met"] is False'
 bimodal_job "$FABPERF_COLL_BIN/fabperf_allreduce" -m 4K:4K --time-budget 90 --expect 'busbw>=1'

@@ -15,14 +15,14 @@ static fp_expect_t parsed(const char *text)
 
 static void test_grammar(void)
 {
-    fp_expect_t e = parsed("bw>=11000@4M,lat<=2@8,90%line@1M:,busbw<=5@:64K,bw>=1.5@1K:2K,lat<=3");
+    fp_expect_t e = parsed("bw>=11000@4M,lat<=2@8,90%line@1M:,busbw>=5@:64K,bw>=1.5@1K:2K,lat<=3");
     CHECK(e.count == 6);
     CHECK(e.terms[0].quantity == FP_QTY_RATE && e.terms[0].at_least && e.terms[0].value == 11000);
     CHECK(e.terms[0].min_size == 4 << 20 && e.terms[0].max_size == 4 << 20);
     CHECK(e.terms[1].quantity == FP_QTY_LATENCY && !e.terms[1].at_least && e.terms[1].value == 2);
     CHECK(e.terms[2].of_line && e.terms[2].value == 0.9 && e.terms[2].min_size == 1 << 20);
     CHECK(e.terms[2].max_size == SIZE_MAX);
-    CHECK(e.terms[3].min_size == 0 && e.terms[3].max_size == 64 << 10 && !e.terms[3].at_least);
+    CHECK(e.terms[3].min_size == 0 && e.terms[3].max_size == 64 << 10 && e.terms[3].at_least);
     CHECK(e.terms[4].value == 1.5 && e.terms[4].min_size == 1024 && e.terms[4].max_size == 2048);
     CHECK(e.terms[5].min_size == 0 && e.terms[5].max_size == SIZE_MAX);
     CHECK_STR(e.terms[2].text, "90%line@1M:");
@@ -32,7 +32,12 @@ static void test_grammar(void)
 
     static const char *const wrong[] = {"", "bw", "bw>11000", "bw=>5", "bw>=", "bw>=x", "bw>=5@", "bw>=5@4Q",
                                         "bw>=5@4M:1M", "90%lin", "%line", "0%line", "lat<=-1", "bw>=5@:",
-                                        "speed>=5", "bw>=5,,lat<=1", "90%line@1M:2M:3M", "bw>=1e999"};
+                                        "speed>=5", "bw>=5,,lat<=1", "90%line@1M:2M:3M", "bw>=1e999",
+                                        /* only the documented comparisons: a rate >=, a latency <= */
+                                        "lat>=5", "bw<=100", "busbw<=5", "bwx>=5", "bw >=5",
+                                        /* only decimal numbers: strtod's other forms are refused */
+                                        "bw>=0x10", "bw>=inf", "bw>=nan", "bw>=+5", "bw>=1e", "bw>=1e+",
+                                        "bw>=5 ", "0x5a%line", "inf%line", "lat<=2us"};
     for (size_t i = 0; i < sizeof wrong / sizeof wrong[0]; i++) {
         fp_expect_t w = {0};
         err[0] = '\0';
@@ -40,6 +45,15 @@ static void test_grammar(void)
             fprintf(stderr, "accepted '%s'\n", wrong[i]), check_failures++;
         CHECK(strncmp(err, "--expect: ", 10) == 0 && strstr(err, "accepted: bw>=N") && !strchr(err, '\n'));
     }
+    /* the wrong way round is named as such */
+    fp_expect_t w = {0};
+    CHECK(fp_expect_parse(&w, "lat>=5", err, sizeof err) == FP_ERR && strstr(err, "'lat>=5' is not a threshold: a latency compares with <= (lat<=N)"));
+    CHECK(fp_expect_parse(&w, "bw<=5", err, sizeof err) == FP_ERR && strstr(err, "'bw<=5' is not a threshold: a rate compares with >= (bw>=N, busbw>=N)"));
+    CHECK(fp_expect_parse(&w, "bw>=0x10", err, sizeof err) == FP_ERR && strstr(err, "'bw>=0x10' is not a threshold: N must be a decimal number"));
+    /* decimal forms that are accepted */
+    e = parsed("bw>=1e9,lat<=.5,bw>=2.,lat<=1E-3,bw>=0,12.5%line");
+    CHECK(e.terms[0].value == 1e9 && e.terms[1].value == 0.5 && e.terms[2].value == 2 && e.terms[3].value == 1e-3);
+    CHECK(e.terms[4].value == 0 && e.terms[5].value == 0.125);
     fp_expect_t many = {0};
     for (int i = 0; i < FP_EXPECT_MAX; i++)
         CHECK(fp_expect_parse(&many, "bw>=1", err, sizeof err) == FP_OK);
@@ -138,11 +152,28 @@ static void test_uniform(void)
     }
 }
 
+/* Which terms a size falls in: a run refuses a term none of its sizes falls in. */
+static void test_applies(void)
+{
+    fp_expect_t e = parsed("bw>=1@4M,bw>=1@1K:2K,uniform,lat<=1@:8,bw>=2@3");
+    CHECK(fp_expect_applies(&e, 1) == (1u << 2 | 1u << 3));
+    CHECK(fp_expect_applies(&e, 3) == (1u << 2 | 1u << 3 | 1u << 4));
+    CHECK(fp_expect_applies(&e, 1024) == (1u << 1 | 1u << 2) && fp_expect_applies(&e, 2048) == (1u << 1 | 1u << 2));
+    CHECK(fp_expect_applies(&e, 4 << 20) == (1u << 0 | 1u << 2));
+    CHECK(fp_expect_applies(&e, 1 << 20) == 1u << 2);
+    unsigned seen = 0; /* -m 1:1M by powers of two: 4M and 3 are never measured */
+    for (size_t size = 1; size <= 1 << 20; size *= 2)
+        seen |= fp_expect_applies(&e, size);
+    CHECK(seen == (1u << 1 | 1u << 2 | 1u << 3));
+    CHECK(fp_expect_applies(NULL, 8) == 0);
+}
+
 int main(void)
 {
     test_grammar();
     test_bitrate();
     test_judge();
     test_uniform();
+    test_applies();
     return CHECK_DONE();
 }
