@@ -86,7 +86,7 @@ PY
     for launch in $(seq "$launches"); do
         for size in 16M 64M; do
             mpi pt2pt/fabperf_bw D D -m "$size:$size" -i 50 -x 5 --format json >"$logs/bw-one.json"
-            mpi pairs/fabperf_allpairs D D -m "$size:$size" -i 50 -x 5 --format json >"$logs/allpairs-one.json"
+            mpi pairs/fabperf_allpairs D D --mode isolated -m "$size:$size" -i 50 -x 5 --format json >"$logs/allpairs-one.json"
             echo "$size $(p50 "$logs/bw-one.json" bw_p50_mbps) $(python3 -c 'import json,sys; c=[x for x in map(json.loads, open(sys.argv[1])) if x["type"]=="cells"][0]; print(c["cells"][0][2] if isinstance(c["cells"][0], list) else c["cells"][0]["p50"])' "$logs/allpairs-one.json" 2>/dev/null || echo nan)" >>"$logs/allpairs-vs-bw.txt"
         done
     done

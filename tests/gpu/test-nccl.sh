@@ -63,15 +63,16 @@ check "nccl allreduce --layout nccl-tests: header says where calls per sample ar
     "grep -q '^# per size: samples, batch (calls per sample) and timed_calls in --format csv or json' '$work/out' && grep -E '^ +[0-9]+ ' '$work/out' | grep -q 'n/a'"
 
 for type in half bfloat16 double int32 int64; do
-    run_job 1 default fabperf_allreduce --backend nccl -T "$type" -o max -m 8:1M -f 32 -i 20 -x 5 -c --format json
+    run_job 1 default fabperf_allreduce --backend nccl -T "$type" -o max -m 8:1M -f 32 -i 64 -x 5 -c --format json
     check "nccl allreduce $type max: exit 0" rc_is 0
     check "nccl allreduce $type max: rows Pass" check_output json "$work/out" --metric collective \
         --min 8 --max 1048576 --factor 32 --unit 8 --busbw-factor 0 --validated --one-rank
 done
 # CUDA events (the NCCL backend's timer) against MPI_Wtime around the same calls. An MPI_Wtime
-# sample also holds the host's launch and its wait for the stream (measured on an H200: 4-9 us
-# more at 1-256 MiB), which events leave out: so at every size events read no more than MPI_Wtime
-# and at most 15 us less, and where a call is long (256 MiB) the two agree within 10%. No bus
+# sample also holds the host's launch and its wait for the stream, which events leave out; over
+# the NCCL backend's 8 calls per sample that is 0.1-0.5 us per call at 1-256 MiB on an H200. So at
+# every size events read no more than MPI_Wtime (2 % for the noise of two launches' medians) and
+# at most 15 us less, and where a call is long (256 MiB) the two agree within 10%. No bus
 # bandwidth exceeds the card's copy ceiling.
 ceiling=$("$FABPERF_GPU_PROBE" --copy-ceiling)
 for timer in cuda wtime; do
@@ -83,7 +84,7 @@ check "nccl allreduce: CUDA events <= MPI_Wtime by at most 15 us at every size, 
 import json, sys
 rows = [{r["size"]: r["p50_us"] for r in map(json.loads, open(f)) if r["type"] == "row"} for f in sys.argv[1:3]]
 cuda, wtime = rows
-sys.exit(not (cuda.keys() == wtime.keys() and all(cuda[s] <= wtime[s] <= cuda[s] + 15 for s in cuda)
+sys.exit(not (cuda.keys() == wtime.keys() and all(cuda[s] <= 1.02 * wtime[s] and wtime[s] <= cuda[s] + 15 for s in cuda)
               and 0.9 <= cuda[268435456] / wtime[268435456] <= 1.1))' \
     "$work/cuda.json" "$work/wtime.json"
 check "nccl allreduce: algbw at most 1.05 x the copy ceiling ($ceiling MB/s)" json_check "$work/cuda.json" \
