@@ -17,6 +17,7 @@ typedef struct {
     double share;        /* bytes / the node's inter-node payload; NaN when that is 0 or unknown */
     double line_rate_bps; /* 0: unknown, or virtual */
     int is_virtual;       /* no device behind it (veth, bond, lo): its nominal speed is no line rate */
+    char netdev[64];      /* an RDMA port's netdev (RoCE): both may count the same bytes */
     double rate;          /* its part of the headline (headline x share), in the headline's unit; NaN:
                            * latency or share unknown */
     double efficiency;    /* rate / its own line rate; NaN when either is unknown */

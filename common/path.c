@@ -19,7 +19,7 @@ typedef struct {
 } rank_head_t;
 
 typedef struct {
-    char name[80];
+    char name[80], netdev[64];
     double bytes, line_rate_bps;
     int is_virtual;
 } nic_rec_t;
@@ -144,6 +144,7 @@ static int node_records(fp_path_t *p)
         p->mine[n].bytes = bytes;
         p->mine[n].line_rate_bps = p->list.nics[i].line_rate_bps;
         p->mine[n].is_virtual = p->list.nics[i].is_virtual;
+        snprintf(p->mine[n].netdev, sizeof p->mine[n].netdev, "%s", p->list.nics[i].netdev);
         n++;
     }
     return n;
@@ -230,6 +231,7 @@ static void collect(const fp_path_t *p, int total, fp_evidence_t *ev, double *pa
         nic->share = ev->payload > 0 && payload[host] > 0 ? rec->bytes / payload[host] : NAN;
         nic->line_rate_bps = rec->line_rate_bps;
         nic->is_virtual = rec->is_virtual;
+        snprintf(nic->netdev, sizeof nic->netdev, "%s", rec->netdev);
     }
     qsort(all, (size_t)n, sizeof all[0], by_bytes);
     ev->nnics = n < FP_EVIDENCE_NICS ? n : FP_EVIDENCE_NICS;
@@ -270,6 +272,22 @@ static void judge_nic(const fp_path_t *p, int total, const char *spec, const dou
     free(patterns);
 }
 
+/* A NIC of rank 0's node that carried >= 10% of its payload (lo aside: it never leaves the node). */
+static int carries(const fp_evidence_t *ev, const fp_path_nic_t *n)
+{
+    return strcmp(n->node, ev->node) == 0 && !isnan(n->share) && n->share >= 0.1 && strcmp(n->name, "lo") != 0;
+}
+
+/* A RoCE port's netdev, when the port carries too: one wire seen twice, its rate counted once. */
+static int seen_as_port(const fp_evidence_t *ev, const fp_path_nic_t *n)
+{
+    for (int j = 0; j < ev->nnics; j++)
+        if (carries(ev, &ev->nics[j]) && ev->nics[j].netdev[0] && strcmp(ev->nics[j].netdev, n->name) == 0 &&
+            strcmp(ev->nics[j].node, n->node) == 0)
+            return 1;
+    return 0;
+}
+
 void fp_path_rates(fp_evidence_t *ev, const fp_bench_t *bench, double p50)
 {
     double carried = 0, sum = 0;
@@ -282,7 +300,7 @@ void fp_path_rates(fp_evidence_t *ev, const fp_bench_t *bench, double p50)
         double unit_rate = fp_line_rate_in_unit(bench, n->line_rate_bps);
         n->rate = fp_line_rate_in_unit(bench, 1) > 0 && !isnan(n->share) ? p50 * n->share : NAN;
         n->efficiency = unit_rate > 0 && isfinite(n->rate) ? n->rate / unit_rate : NAN;
-        if (strcmp(n->node, ev->node) != 0 || isnan(n->share) || n->share < 0.1 || strcmp(n->name, "lo") == 0)
+        if (!carries(ev, n) || seen_as_port(ev, n))
             continue;
         carried += n->share;
         sum += n->line_rate_bps;

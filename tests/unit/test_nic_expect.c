@@ -106,6 +106,17 @@ static void test_rates(void)
     CHECK_NEAR(ev.path_line_rate_bps, 125e9, 1);
     CHECK_STR(ev.path_line_rate_from, "ens1+ens2");
 
+    /* RoCE: the port and its netdev count the same bytes; the wire's rate is counted once. */
+    memset(&ev, 0, sizeof ev);
+    snprintf(ev.node, sizeof ev.node, "h1");
+    ev.payload = 2e6;
+    put_nic(&ev, "h1", "ens1f0", 1.0, 200e9, 0);
+    put_nic(&ev, "h1", "mlx5_1:1", 1.0, 200e9, 0);
+    snprintf(ev.nics[1].netdev, sizeof ev.nics[1].netdev, "ens1f0");
+    fp_path_rates(&ev, &bw, 5000);
+    CHECK_NEAR(ev.path_line_rate_bps, 200e9, 1);
+    CHECK_STR(ev.path_line_rate_from, "mlx5_1:1");
+
     memset(&ev, 0, sizeof ev);
     snprintf(ev.node, sizeof ev.node, "h1");
     ev.payload = 2e6;
