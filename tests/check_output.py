@@ -54,15 +54,28 @@ class Checker:
         if sizes != want:
             self.fail(f"sizes {sizes} differ from expected {want}")
 
+    def has_interval(self, row, where):
+        """A 95% CI of the median exists from 6 samples on; below, its fields are empty (never a
+        min..max that would read as one)."""
+        samples = row.get("samples")
+        if not isinstance(samples, (int, float)) or samples >= 6:
+            return True
+        keys = ["p50_ci_lo_us", "p50_ci_hi_us", "ci_halfwidth_pct", "bw_ci_lo_mbps", "bw_ci_hi_mbps"]
+        filled = [k for k in keys if row.get(k) not in (None, "")]
+        if filled:
+            self.fail(f"{where}: {samples:g} samples have no 95% CI, yet {', '.join(filled)} hold values")
+        return False
+
     def check_row(self, row):
         """Row in JSON/CSV schema (numbers already converted)."""
         where = f"size {row.get('size')}"
-        for key in ["p50_us", "avg_us", "p50_ci_hi_us"]:
+        ci = self.has_interval(row, where)
+        for key in ["p50_us", "avg_us"] + (["p50_ci_hi_us"] if ci else []):
             self.finite_positive(f"{where} {key}", row.get(key))
         # The CI is widened by one timer resolution step each way: where the low order statistic
         # is within a step of zero (a no-op collective on one rank), zero is the honest bound.
         lo = row.get("p50_ci_lo_us")
-        if not isinstance(lo, (int, float)) or not math.isfinite(lo) or lo < 0:
+        if ci and (not isinstance(lo, (int, float)) or not math.isfinite(lo) or lo < 0):
             self.fail(f"{where} p50_ci_lo_us: {lo!r} is not a finite number >= 0")
         # The tails are the operations' only at batch 1; batch means have none (None/empty).
         batch = row.get("batch")
@@ -80,10 +93,10 @@ class Checker:
         if self.finite_positive(f"{where} samples", row.get("samples")) and row["samples"] < 1:
             self.fail(f"{where}: no samples")
         if self.args.metric == "bandwidth":
-            for key in ["bw_mbps", "bw_p50_mbps", "bw_ci_lo_mbps"]:
+            for key in ["bw_mbps", "bw_p50_mbps"] + (["bw_ci_lo_mbps"] if ci else []):
                 self.finite_positive(f"{where} {key}", row.get(key))
             # No upper bound on the rate where the time's lower bound is zero (see above).
-            if lo != 0 or row.get("bw_ci_hi_mbps") is not None:
+            if ci and (lo != 0 or row.get("bw_ci_hi_mbps") is not None):
                 self.finite_positive(f"{where} bw_ci_hi_mbps", row.get("bw_ci_hi_mbps"))
             if all(isinstance(row.get(k), (int, float)) for k in ["bw_ci_lo_mbps", "bw_p50_mbps", "bw_ci_hi_mbps"]):
                 if not row["bw_ci_lo_mbps"] <= row["bw_p50_mbps"] <= row["bw_ci_hi_mbps"]:
