@@ -1,6 +1,7 @@
 #!/bin/sh
 # The six collectives under a known clock (tests/faults/known_clock.c): every call moves MPI_Wtime
-# by T + (k mod N) x S, and by D more on one rank, so each reported figure has one exact value,
+# by T + (k mod N) x S (E more at the ramp's top, so that its mean is not its median), and by D
+# more on one rank, so each reported figure has one exact value,
 # computed here from T, S, N, D, the rounded size, the ranks and the busbw factor of DESIGN.md:
 #   time  = median of the per-iteration maximum over ranks = the slow rank's median (a minimum
 #           over ranks, or any one rank but the slow one, gives T + median ramp instead);
@@ -14,7 +15,7 @@
 . "$FABPERF_TESTS_DIR/lib.sh"
 FABPERF_BIN=${FABPERF_COLL_BIN:?run through make check}
 
-T=4 S=1 N=3 D=2
+T=4 S=1 N=3 E=3 D=2
 SAMPLES=9 # a multiple of N: each ramp step equally often
 
 # run_known NP SLOW PROGRAM [ARGS...]: PROGRAM on NP ranks under the known clock, rank SLOW D us
@@ -25,19 +26,19 @@ run_known() {
     # The library is not instrumented: a sanitizer build must not insist on coming first.
     timeout 120 "$FABPERF_LAUNCH" "$known_np" sm env LD_PRELOAD="$FABPERF_KNOWN_CLOCK_LIB" \
         ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" FP_KNOWN_US=$T FP_KNOWN_RAMP_US=$S \
-        FP_KNOWN_RAMP_N=$N FP_KNOWN_SLOW_RANK="$known_slow" FP_KNOWN_SLOW_US=$D \
+        FP_KNOWN_RAMP_N=$N FP_KNOWN_LAST_US=$E FP_KNOWN_SLOW_RANK="$known_slow" FP_KNOWN_SLOW_US=$D \
         "$FABPERF_BIN/$known_program" "$@" </dev/null >"$work/out" 2>"$work/err"
     rc=$?
 }
 
 # expect_exact FORMAT PROGRAM NP BATCH: every row of $work/out has the exact figures.
 expect_exact() {
-    "$PYTHON3" - "$work/out" "$1" "$2" "$3" "$4" "$T" "$S" "$N" "$D" "$SAMPLES" <<'EOF'
+    "$PYTHON3" - "$work/out" "$1" "$2" "$3" "$4" "$T" "$S" "$N" "$E" "$D" "$SAMPLES" <<'EOF'
 import csv, json, statistics, sys
 
 path, fmt, program, n, batch = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
-T, S, N, D = (float(x) for x in sys.argv[6:10])
-samples = int(sys.argv[10])
+T, S, N, E, D = (float(x) for x in sys.argv[6:11])
+samples = int(sys.argv[11])
 N = int(N)
 name = program.replace("fabperf_", "")
 scattered = name in ("allgather", "reduce_scatter", "alltoall")
@@ -46,9 +47,9 @@ requested = [1000, 4000, 16000]
 unit = 4 * n if scattered else 4  # floats, and one part per rank
 sizes = [s // unit * unit for s in requested]
 
-# One call of the slow rank: T + (k mod N) S + D; a sample is the mean of `batch` calls, the
-# maximum over ranks is the slow rank's.
-calls = [T + (k % N) * S + D for k in range(samples * batch)]
+# One call of the slow rank: T + (k mod N) S (+ E at the top) + D; a sample is the mean of
+# `batch` calls, the maximum over ranks is the slow rank's.
+calls = [T + (k % N) * S + (E if k % N == N - 1 else 0) + D for k in range(samples * batch)]
 timed = [statistics.mean(calls[i * batch:(i + 1) * batch]) for i in range(samples)]
 single = calls[:samples]  # iso: one call per sample
 want = {"time": statistics.median(timed), "min": min(timed), "max": max(timed), "avg": statistics.mean(timed),

@@ -2,7 +2,8 @@
 # All-pairs sweeps under a known clock (tests/faults/known_clock.c). With FP_KNOWN_TAG the clock
 # steps only when a sender's acknowledgement (bandwidth) or pong (latency) arrives, never for
 # the windows or pings it serves meanwhile, so each sample is one step: sample k of a rank is
-# T + (k mod N) x S, D more on the slow rank. Every cell is then exact, computed here:
+# T + (k mod N) x S (E more at the ramp's top: a mean is not the median), D more on the slow
+# rank. Every cell is then exact, computed here:
 #   fabperf_allpairs      cell = size x window / (the sender's median sample)   (MB/s)
 #   fabperf_allpairs_lat  cell = half the sender's median round trip (one way)   (us)
 # where the sender of a cell is its row's rank, but in isolated latency (each unordered pair
@@ -14,7 +15,7 @@
 . "$FABPERF_TESTS_DIR/lib.sh"
 FABPERF_BIN=${FABPERF_PAIRS_BIN:?run through make check}
 
-T=4 S=1 N=3 D=15 # the slow rank: (T + S + D) / (T + S) = 4 x the median sample
+T=4 S=1 N=3 E=3 D=15 # the slow rank: (T + S + D) / (T + S) = 4 x the median sample
 SAMPLES=3        # a multiple of N
 SIZE=4096 WINDOW=4
 # The tag of an acknowledgement or pong: FP_TAG_ACK of the kernels.
@@ -28,7 +29,8 @@ run_known() {
     # The library is not instrumented: a sanitizer build must not insist on coming first.
     timeout 120 "$FABPERF_LAUNCH" "$known_np" sm env LD_PRELOAD="$FABPERF_KNOWN_CLOCK_LIB" \
         ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" FP_KNOWN_TAG="$TAG" FP_KNOWN_US=$T \
-        FP_KNOWN_RAMP_US=$S FP_KNOWN_RAMP_N=$N FP_KNOWN_SLOW_RANK="$known_slow" FP_KNOWN_SLOW_US=$D \
+        FP_KNOWN_RAMP_US=$S FP_KNOWN_RAMP_N=$N FP_KNOWN_LAST_US=$E FP_KNOWN_SLOW_RANK="$known_slow" \
+        FP_KNOWN_SLOW_US=$D \
         "$FABPERF_BIN/$known_program" "$@" </dev/null >"$work/out" 2>"$work/err"
     rc=$?
 }
@@ -36,18 +38,19 @@ run_known() {
 # expect_cells FORMAT PROGRAM NP MODE SLOW: the matrix of $work/out (json or text) is exact; in
 # text with a slow rank, a finding names its node and stands.
 expect_cells() {
-    "$PYTHON3" - "$work/out" "$@" "$T" "$S" "$N" "$D" "$SAMPLES" "$SIZE" "$WINDOW" <<'EOF'
+    "$PYTHON3" - "$work/out" "$@" "$T" "$S" "$N" "$E" "$D" "$SAMPLES" "$SIZE" "$WINDOW" <<'EOF'
 import json, statistics, sys
 
 path, fmt, program, n, mode, slow = sys.argv[1:7]
 n = int(n)
 slow = int(slow) if slow else None
-T, S, N, D = (float(x) for x in sys.argv[7:11])
-samples, size, window = (int(x) for x in sys.argv[11:14])
+T, S, N, E, D = (float(x) for x in sys.argv[7:12])
+samples, size, window = (int(x) for x in sys.argv[12:15])
 latency = program.endswith("_lat")
 
 def median_sample(rank):
-    return statistics.median(T + (k % int(N)) * S + (D if rank == slow else 0) for k in range(samples))
+    return statistics.median(T + (k % int(N)) * S + (E if k % int(N) == int(N) - 1 else 0) + (D if rank == slow else 0)
+                             for k in range(samples))
 
 def expected(i, j):
     sender = min(i, j) if latency and mode == "isolated" else i
