@@ -201,9 +201,10 @@ T=4 S=1 N=4 E=4
 clock="FP_KNOWN_US=$T FP_KNOWN_RAMP_US=$S FP_KNOWN_RAMP_N=$N FP_KNOWN_LAST_US=$E"
 
 # The clock needs MPI_Wtime through the profiling interface; an MPI whose MPI_Wtime a preloaded
-# library cannot replace has nothing to test here.
+# library cannot replace has nothing to test here. Whether the clock rules is told by equal
+# samples, not by their value, so that a wrong figure is a failure there too.
 run_known 2 "FP_KNOWN_US=$T" "$lat" -m 1:1 -i 4 -x 2 --format json
-if ! json_check "$work/out" "len(rows) == 1 and rows[0]['min_us'] == rows[0]['max_us'] == $T / 2" >/dev/null 2>&1 &&
+if ! json_check "$work/out" "len(rows) == 1 and rows[0]['min_us'] == rows[0]['max_us']" >/dev/null 2>&1 &&
     [ "${FABPERF_MPI_FLAVOR:-openmpi}" = mpich ]; then
     echo "SKIP: MPI_Wtime of this MPICH is not replaced by a preloaded library"
     exit 77
