@@ -1,13 +1,13 @@
 #!/bin/sh
 # The six collectives under a known clock (tests/faults/known_clock.c): every call moves MPI_Wtime
 # by T + (k mod N) x S (E more at the ramp's top, so that its mean is not its median), and by D
-# more on one rank, so each reported figure has one exact value,
-# computed here from T, S, N, D, the rounded size, the ranks and the busbw factor of DESIGN.md:
+# more on one rank, so each reported figure has one exact value, computed here from T, S, N, E,
+# D, the rounded size, the ranks and the busbw factors of DESIGN.md:
 #   time  = median of the per-iteration maximum over ranks = the slow rank's median (a minimum
-#           over ranks, or any one rank but the slow one, gives T + median ramp instead);
-#   algbw = S / time with S the total buffer (allgather, reduce_scatter, alltoall: all ranks'
-#           parts), busbw = algbw x 2(n-1)/n (allreduce), (n-1)/n (allgather, reduce_scatter,
-#           alltoall) or 1 (bcast, reduce).
+#           over ranks, or any one rank but the slow one, gives D less);
+#   algbw = size / time with size the total buffer (allgather, reduce_scatter, alltoall: all
+#           ranks' parts), busbw = algbw x 2(n-1)/n (allreduce), (n-1)/n (allgather,
+#           reduce_scatter, alltoall) or 1 (bcast, reduce).
 # Checked at 2, 3 and 4 ranks, sizes rounded to whole elements per rank, in JSON and CSV (full
 # precision) and in the full text layout and nccl-tests' (the printed digits); the batch (auto:
 # 1, and --batch K: K calls a sample, whose mean over a whole ramp is exact again).

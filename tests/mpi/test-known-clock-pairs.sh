@@ -16,10 +16,11 @@
 FABPERF_BIN=${FABPERF_PAIRS_BIN:?run through make check}
 
 T=4 S=1 N=3 E=3 D=15 # the slow rank: (T + S + D) / (T + S) = 4 x the median sample
-SAMPLES=3        # a multiple of N
+SAMPLES=3 # a multiple of N
 SIZE=4096 WINDOW=4
 # The tag of an acknowledgement or pong: FP_TAG_ACK of the kernels.
 TAG=$(sed -n 's/.*FP_TAG_ACK = \([0-9]*\).*/\1/p' "$FABPERF_TESTS_DIR/../common/comm.h")
+[ -n "$TAG" ] || { echo "no FP_TAG_ACK in common/comm.h"; exit 99; } # every receive would step
 
 # run_known NP SLOW PROGRAM [ARGS...]: PROGRAM on NP ranks under the known clock; rank SLOW (none
 # when empty) D us slower per step.
