@@ -232,6 +232,15 @@ for program in latency bw bibw; do
     done
 done
 
+# Order statistics: 120 steps all different (4..123 us, the last 4 more), so that the median's
+# interval ranks, its middle pair and p99's rank (ceil(0.99 n), not floor) each pick a value of
+# its own.
+run_known 2 "FP_KNOWN_US=$T FP_KNOWN_RAMP_US=$S FP_KNOWN_RAMP_N=120 FP_KNOWN_LAST_US=$E" "$lat" -m 1K:1K -i 120 -x 4 \
+    --format json
+check "latency, 120 distinct steps: exit 0" rc_is 0
+check "latency, 120 distinct steps: median, CI ranks 49 and 72, p99 rank 119, exact" \
+    kc rows program=latency N=120 sizes=1024 samples=120 format=json file="$work/out"
+
 # A point-to-point sample is rank 0's clock: a slower rank 0 shows in every figure, a slower
 # rank 1 in none.
 run_known 2 "$clock FP_KNOWN_SLOW_RANK=0 FP_KNOWN_SLOW_US=10" "$lat" -m 1K:1K -i 32 -x 4 --format json
