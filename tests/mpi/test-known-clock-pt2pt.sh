@@ -1,11 +1,11 @@
 #!/bin/sh
 # Exact figures of the point-to-point programs and of fabperf_mbw_mr under a known clock
-# (tests/faults/known_clock.c): every step of rank 0's clock (a senders' clocks for mbw_mr) is
+# (tests/faults/known_clock.c): every step of rank 0's clock (the senders' clocks for mbw_mr) is
 # T + j*S for j = 0..N-1, the last one E more, so the samples, and from them every column in text,
 # CSV and JSON, OSU's layout, the median's interval, batch means, the adaptive rule's sample count
-# and --expect's verdicts, have one value, computed here from the program's definitions (README,
-# docs/DESIGN): latency = round trip / 2, bw = window x size per step, bibw twice that, mbw_mr the
-# pairs' sum over the senders' mean time. E makes mean and median differ.
+# and --expect's verdicts, have one value, computed here from the programs' definitions (README):
+# latency = round trip / 2, bw = window x size per step (MB/s = bytes per us), bibw twice that,
+# mbw_mr the pairs' sum over the senders' mean time. E makes mean and median differ.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 : "${FABPERF_KNOWN_CLOCK_LIB:?run through make check}" "${FABPERF_PAIRS_BIN:?}"
@@ -78,7 +78,8 @@ def adaptive_count(target):
 def expected(size, n):
     s = stats(samples(n))
     row = {"size": size, "samples": n, "batch": B, "avg_us": s["mean"], "p50_us": s["p50"],
-           "p50_ci_lo_us": s["lo"], "p50_ci_hi_us": s["hi"], "ci_halfwidth_pct": (s["hi"] - s["lo"]) / 2 / s["p50"] * 100,
+           "p50_ci_lo_us": s["lo"], "p50_ci_hi_us": s["hi"],
+           "ci_halfwidth_pct": (s["hi"] - s["lo"]) / 2 / s["p50"] * 100,
            "min_us": s["min"], "max_us": s["max"], "stddev_us": s["sd"], "p99_us": s["p99"]}
     if B > 1:  # batch means: no extremes, no spread of single operations
         for k in ("min_us", "max_us", "stddev_us", "p99_us"):
@@ -163,7 +164,9 @@ if mode == "terms":  # thresholds just inside and outside the headline's interva
     terms = []
     for size, n, verdict in zip(sizes, counts(), args["verdicts"].split(",")):
         r = expected(size, n)
-        lo, hi = (r["p50_ci_lo_us"], r["p50_ci_hi_us"]) if prog == "latency" else (r["bw_ci_lo_mbps"], r["bw_ci_hi_mbps"])
+        lo, hi = r["p50_ci_lo_us"], r["p50_ci_hi_us"]
+        if prog != "latency":
+            lo, hi = r["bw_ci_lo_mbps"], r["bw_ci_hi_mbps"]
         d = 1e-5 * hi
         if quantity == "lat":  # lat<=X: pass when hi <= X, fail when lo > X
             x = {"pass": hi + d, "inconclusive": hi - d, "fail": lo - d}[verdict]
@@ -235,8 +238,8 @@ done
 # Order statistics: 120 steps all different (4..123 us, the last 4 more), so that the median's
 # interval ranks, its middle pair and p99's rank (ceil(0.99 n), not floor) each pick a value of
 # its own.
-run_known 2 "FP_KNOWN_US=$T FP_KNOWN_RAMP_US=$S FP_KNOWN_RAMP_N=120 FP_KNOWN_LAST_US=$E" "$lat" -m 1K:1K -i 120 -x 4 \
-    --format json
+run_known 2 "FP_KNOWN_US=$T FP_KNOWN_RAMP_US=$S FP_KNOWN_RAMP_N=120 FP_KNOWN_LAST_US=$E" "$lat" \
+    -m 1K:1K -i 120 -x 4 --format json
 check "latency, 120 distinct steps: exit 0" rc_is 0
 check "latency, 120 distinct steps: median, CI ranks 49 and 72, p99 rank 119, exact" \
     kc rows program=latency N=120 sizes=1024 samples=120 format=json file="$work/out"
@@ -289,15 +292,13 @@ run_known 2 "$aclock" "$lat" -m 1K:2K -x 8 -a --ci-target 5 --format json
 check "latency -a --ci-target 5: exit 0" rc_is 0
 check "latency -a --ci-target 5: the model's count (120), target met, every figure exact" \
     kc rows program=latency T=8 S=1 N=8 E=0 target=5 sizes=1024,2048 format=json file="$work/out"
-check "latency -a --ci-target 5: the count is 120" json_check "$work/out" "[r['samples'] for r in rows] == [120, 120]"
+check "latency -a --ci-target 5: the count is 120" \
+    json_check "$work/out" "[r['samples'] for r in rows] == [120, 120]"
 
 # --expect: thresholds 1e-5 inside and outside the exact interval decide pass, inconclusive, fail.
 for program in latency bw; do
-    case $program in
-    latency) path=$lat ;;
-    bw) path=$bw ;;
-    *) path=$bibw ;;
-    esac
+    path=$bw
+    [ "$program" = latency ] && path=$lat
     terms=$(kc terms program="$program" sizes=1024,2048,4096 samples=32 verdicts=pass,inconclusive,fail)
     run_known 2 "$clock" "$path" -m 1K:4K -i 32 -x 4 --format json --expect "$terms"
     check "$program --expect $terms: exit 3 (a fail)" rc_is 3
@@ -306,6 +307,7 @@ for program in latency bw; do
     terms=$(kc terms program="$program" sizes=1024,2048 samples=32 verdicts=pass,pass)
     run_known 2 "$clock" "$path" -m 1K:2K -i 32 -x 4 --format json --expect "$terms"
     check "$program --expect $terms: exit 0 (all pass)" rc_is 0
-    check "$program --expect: verdicts pass, pass" json_check "$work/out" "[r['verdict'] for r in rows] == ['pass', 'pass']"
+    check "$program --expect: verdicts pass, pass" \
+        json_check "$work/out" "[r['verdict'] for r in rows] == ['pass', 'pass']"
 done
 finish
