@@ -121,7 +121,12 @@ all|--layout: unknown value 'nccl' (accepted: full, osu, nccl-tests)|--layout nc
 all|--layout: empty value|--layout=
 all|--layout osu applies to --format text|--layout osu --format json
 all|--layout nccl-tests applies to the collectives|--layout nccl-tests
-all|--expect: 'bw>=' is not a threshold (accepted: bw>=N|--expect 'bw>='
+all|--expect: 'bw>=' is not a threshold: N must be a decimal number|--expect 'bw>='
+all|--expect: 'lat>=5' is not a threshold: a latency compares with <=|--expect 'lat>=5'
+all|--inconclusive: unknown value 'bogus' (accepted: status, fail, pass)|--inconclusive bogus
+all|--inconclusive: missing value|--inconclusive
+all|--inconclusive: empty value (accepted: status, fail, pass)|--inconclusive=
+all|--inconclusive given twice|--inconclusive fail --inconclusive pass
 all|--expect: 'lat<=x@8' is not a threshold|--expect 'lat<=x@8'
 all|--line-rate: 'fast' is not a line rate (accepted: bits/s > 0|--line-rate fast
 all|--line-rate: '0' is not a line rate|--line-rate 0
