@@ -4,8 +4,9 @@
 # pass is a survivor: a formula no test pins down.
 #
 # Works in a scratch copy of the committed tree (git archive HEAD), never in the working tree:
-# configured once (and kept for the next run), then per mutant the line is patched, the tree rebuilt (make), the covering tests
-# run (make check TESTS=...) and the file restored. The covering tests are first run unmutated:
+# configured once (and kept for the next run), then per mutant the line is patched, the tree
+# rebuilt (make), the covering tests run one at a time up to the first that fails (make check
+# TESTS=...) and the file restored. The covering tests are first run unmutated:
 # one that fails there cannot judge a mutant and is left out (reported).
 # Outcomes: killed (a covering test failed), compiler (did not build; not counted in the kill
 # rate), survived, untested (no covering test present: survived, and said so) and list errors (a
@@ -172,6 +173,17 @@ trap 'exit 130' INT TERM
 entries >"$out/list"
 : >"$out/outcomes"
 : >"$out/errors"
+# first_kill NAME TESTS...: the covering tests one at a time, in the list's order (the exact,
+# fast ones first), up to the first that fails: status 1 (killed) then, 0 when all passed.
+first_kill() {
+    first_name=$1
+    shift
+    for first_test in "$@"; do
+        check "$first_name" "$first_test" || return 1
+    done
+    return 0
+}
+
 while IFS=$tab read -r name file pattern replacement tests description; do
     selected "$name" || continue
     if [ -z "$description" ]; then
@@ -200,14 +212,14 @@ while IFS=$tab read -r name file pattern replacement tests description; do
     done
     note=""
     [ -z "$absent" ] || note="; covering tests missing:$absent"
-    # shellcheck disable=SC2086 # the tests are words
+        # shellcheck disable=SC2086 # the tests are words
     if ! make -C "$build" -j"$jobs" </dev/null >"$out/$name.build" 2>&1; then
         outcome=compiler
         echo "$name: killed by the compiler ($file)$note"
     elif [ -z "$run" ]; then
         outcome=untested
         echo "$name: SURVIVED, no covering test present ($file: $description)$note"
-    elif check "$name" $run; then
+    elif first_kill "$name" $run; then
         outcome=survived
         echo "$name: SURVIVED$run ($file: $description)$note"
     else
