@@ -13,12 +13,15 @@
  *     MPI_Reduce_scatter_block, MPI_Bcast, MPI_Reduce, MPI_Alltoall) on MPI_FLOAT data
  *     (fabperf's own control messages are other types; MPI_Barrier never steps).
  * Step k (counted from 0 on each rank) moves the clock by
- *     T + (k mod N) * S  [+ E when k mod N = N - 1]  [+ D on rank R]
+ *     T + (k mod N) * S  [+ E when k mod N = N - 1]  [+ D on rank R]  [+ C * P]
  * with T = FP_KNOWN_US, S = FP_KNOWN_RAMP_US (default 0), N = FP_KNOWN_RAMP_N (default 1),
  * E = FP_KNOWN_LAST_US (default 0), R = FP_KNOWN_SLOW_RANK, D = FP_KNOWN_SLOW_US (default: no
- * rank slower). With one step per sample and a count of samples that N divides, the samples are
- * T + j*S, j = 0..N-1 (the last one + E), each equally often, whatever steps came before: mean,
- * median, percentiles and interval ranks are known exactly. A ramp alone is symmetric (its mean
+ * rank slower), P = FP_KNOWN_PER_BYTE_PS picoseconds (default 0) per byte of the receive's count
+ * C (a collective's C is 0; a call completing several receives takes the largest count), so that
+ * a step can grow with the message size as a transfer does (and the batch chosen with it).
+ * With one step per sample and a count of samples that N divides, the samples of a size are
+ * T + C*P + j*S, j = 0..N-1 (the last one + E), each equally often, whatever steps came before:
+ * mean, median, percentiles and interval ranks are known exactly. A ramp alone is symmetric (its mean
  * is its median); E skews it, so that a figure taken from the wrong one of the two shows.
  *
  * Reading the clock never moves it, except that 64 readings in a row with no step between
@@ -36,6 +39,7 @@
 static int64_t clock_ps = 1000000000000LL; /* 1 s: a clock that is not 0 */
 static long steps, idle_reads;
 static MPI_Request byte_receives[TRACKED];
+static int byte_counts[TRACKED]; /* each tracked receive's count, for FP_KNOWN_PER_BYTE_PS */
 static int tracked;
 
 static double setting(const char *name, double fallback)
@@ -49,7 +53,7 @@ static int64_t us_to_ps(double us)
     return (int64_t)(us * 1e6 + (us >= 0 ? 0.5 : -0.5));
 }
 
-static void step(void)
+static void step(int count)
 {
     long n = (long)setting("FP_KNOWN_RAMP_N", 1.0);
     n = n > 0 ? n : 1;
@@ -63,7 +67,7 @@ static void step(void)
         if (rank == atoi(slow))
             us += setting("FP_KNOWN_SLOW_US", 0.0);
     }
-    clock_ps += us_to_ps(us);
+    clock_ps += us_to_ps(us) + (int64_t)count * (int64_t)setting("FP_KNOWN_PER_BYTE_PS", 0.0);
     steps++;
     idle_reads = 0;
 }
@@ -91,35 +95,47 @@ static int counted(MPI_Datatype type, int tag)
     return type == MPI_BYTE && (!only || !*only || tag == atoi(only));
 }
 
-static void track(MPI_Request request)
+static void track(MPI_Request request, int count)
 {
-    if (tracked < TRACKED)
+    if (tracked < TRACKED) {
+        byte_counts[tracked] = count;
         byte_receives[tracked++] = request;
+    }
 }
 
-/* Forgets the tracked receives among the completed requests before[]; whether any was one. */
+/* Forgets the tracked receives among the completed requests before[]; the largest count among
+ * them, -1 when none was one. */
 static int settle(const MPI_Request *before, int count)
 {
-    int any = 0;
+    int largest = -1;
     for (int i = 0; i < count; i++) {
         if (before[i] == MPI_REQUEST_NULL)
             continue;
         for (int t = 0; t < tracked; t++) {
             if (byte_receives[t] == before[i]) {
-                byte_receives[t] = byte_receives[--tracked];
-                any = 1;
+                largest = byte_counts[t] > largest ? byte_counts[t] : largest;
+                tracked--;
+                byte_receives[t] = byte_receives[tracked];
+                byte_counts[t] = byte_counts[tracked];
                 break;
             }
         }
     }
-    return any;
+    return largest;
+}
+
+/* A step when a call completed tracked receives (settle's answer). */
+static void step_settled(int largest)
+{
+    if (largest >= 0)
+        step(largest);
 }
 
 int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
     int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
     if (rc == MPI_SUCCESS && counted(type, tag))
-        track(*request);
+        track(*request, count);
     return rc;
 }
 
@@ -127,7 +143,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_C
 {
     int rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
     if (counted(type, tag))
-        step();
+        step(count);
     return rc;
 }
 
@@ -136,7 +152,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
 {
     int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
     if (counted(rtype, rtag))
-        step();
+        step(rcount);
     return rc;
 }
 
@@ -146,8 +162,7 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
     MPI_Request before = *request;
     int rc = PMPI_Wait(request, status);
-    if (settle(&before, 1))
-        step();
+    step_settled(settle(&before, 1));
     return rc;
 }
 
@@ -158,8 +173,7 @@ int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
     for (int i = 0; i < n; i++)
         before[i] = requests[i];
     int rc = PMPI_Waitall(count, requests, statuses);
-    if (settle(before, n))
-        step();
+    step_settled(settle(before, n));
     return rc;
 }
 
@@ -170,8 +184,8 @@ int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *statu
     for (int i = 0; i < n; i++)
         before[i] = requests[i];
     int rc = PMPI_Waitany(count, requests, index, status);
-    if (*index != MPI_UNDEFINED && *index < n && settle(&before[*index], 1))
-        step();
+    if (*index != MPI_UNDEFINED && *index < n)
+        step_settled(settle(&before[*index], 1));
     return rc;
 }
 
@@ -179,8 +193,8 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
     MPI_Request before = *request;
     int rc = PMPI_Test(request, flag, status);
-    if (*flag && settle(&before, 1))
-        step();
+    if (*flag)
+        step_settled(settle(&before, 1));
     return rc;
 }
 
@@ -191,8 +205,8 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
     for (int i = 0; i < n; i++)
         before[i] = requests[i];
     int rc = PMPI_Testall(count, requests, flag, statuses);
-    if (*flag && settle(before, n))
-        step();
+    if (*flag)
+        step_settled(settle(before, n));
     return rc;
 }
 
@@ -201,7 +215,7 @@ int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuse
 static int stepped(int rc, MPI_Datatype type)
 {
     if (type == MPI_FLOAT)
-        step();
+        step(0);
     return rc;
 }
 

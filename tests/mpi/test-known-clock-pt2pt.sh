@@ -24,6 +24,7 @@ D = float(args.get("D", 0))                 # the slow rank's extra per step, wh
 P = int(args.get("P", 1))                   # pairs (senders whose times are averaged)
 W = int(args.get("W", 64))                  # window
 B = int(args.get("B", 1))                   # batch
+PB = float(args.get("PB", 0))               # ps per byte of the received size, added to each step
 DIV = 2 if prog == "latency" else 1         # operations per step: a round trip is two
 DIRS = {"latency": 0, "bw": 1, "bibw": 2, "mbw_mr": 1}[prog]
 RES = 0.001                                 # the clock's tick, us (widens the interval)
@@ -39,9 +40,9 @@ def ci_ranks(n):
         l = k + 1
     return (l, n - l + 1) if l >= 1 else None
 
-def samples(n):
+def samples(n, size=0):
     """us per operation of each sample: one step per operation (a window, a round trip)."""
-    steps = [T + j * S + (E if j == N - 1 else 0) for j in range(N)]
+    steps = [T + size * PB * 1e-6 + j * S + (E if j == N - 1 else 0) for j in range(N)]
     if B == 1:
         assert n % N == 0, "the ramp must divide the samples"
         per_sample = steps * (n // N)
@@ -76,7 +77,7 @@ def adaptive_count(target):
     return n + n // 2
 
 def expected(size, n):
-    s = stats(samples(n))
+    s = stats(samples(n, size))
     row = {"size": size, "samples": n, "batch": B, "avg_us": s["mean"], "p50_us": s["p50"],
            "p50_ci_lo_us": s["lo"], "p50_ci_hi_us": s["hi"],
            "ci_halfwidth_pct": (s["hi"] - s["lo"]) / 2 / s["p50"] * 100,
@@ -284,6 +285,16 @@ run_known 2 "$clock" "$bw" -m 1K:2K -i 64 -x 4 --batch 8 --format csv
 check "bw --batch 8: exit 0" rc_is 0
 check "bw --batch 8: 8 samples of 8 windows, exact" \
     kc rows program=bw B=8 sizes=1024,2048 samples=8 format=csv file="$work/out"
+
+# The half-batch rule: steps of 20 ns + 20 ns per byte, 40 ns at 1 byte, 60 ns at 2 bytes, against
+# a resolved sample of 100 ns (100 ticks of 1 ns): batch 4 at 1 byte; 2 bytes alone would take 2,
+# half the previous batch, which is not taken, so 4 again.
+run_known 2 "FP_KNOWN_US=0.02 FP_KNOWN_PER_BYTE_PS=20000" "$lat" -m 1:2 -i 128 -x 4 --format json
+check "latency, 40 and 60 ns steps: exit 0" rc_is 0
+check "latency, 40 and 60 ns steps: batch 4 at both sizes, not 4 then 2" \
+    json_check "$work/out" "[r['batch'] for r in rows] == [4, 4]"
+check "latency, 40 and 60 ns steps: 32 samples of 4 round trips, 0.02 and 0.03 us one way, exact" \
+    kc rows program=latency T=0.02 S=0 N=1 E=0 PB=20000 B=4 sizes=1,2 samples=32 format=json file="$work/out"
 
 # Adaptive: steps of 8..15 us; the interval is 13 % wide up to 64 samples and 4.4 % from 80 on,
 # so a 5 % target stops the pilot at 80 and reports 120 fresh samples.

@@ -118,6 +118,31 @@ static void test_both_sides(void)
     CHECK(!fp_adaptive_target_met(&s, 1.0));
 }
 
+/* The pilot goes on while one side of the interval is beyond the target, whichever side, and
+ * hands over to the fresh samples once both are within it. Binary-exact edges: 1 % of 256 is
+ * 2.56, so sides of 2 (0.78125 %) and 4 (1.5625 %). */
+static void test_one_side_goes_on(void)
+{
+    fp_stats_t upper = {.n = 64, .has_ci = 1, .p50 = 256, .p50_lo = 254, .p50_hi = 260};
+    fp_stats_t lower = {.n = 64, .has_ci = 1, .p50 = 256, .p50_lo = 252, .p50_hi = 258};
+    fp_stats_t both = {.n = 64, .has_ci = 1, .p50 = 256, .p50_lo = 254, .p50_hi = 258};
+    const fp_stats_t *one_side[] = {&upper, &lower};
+    for (int i = 0; i < 2; i++) {
+        fp_adaptive_t a;
+        fp_adaptive_init(&a, 1.0, 1e9, CAPACITY);
+        size_t next = 0;
+        CHECK(!fp_adaptive_target_met(one_side[i], 1.0));
+        CHECK(fp_adaptive_check(&a, one_side[i], 64, 0.0, &next) == FP_ADAPT_MORE);
+        CHECK(!a.fresh && next == 80); /* the next checkpoint: 64 + 64 / 4 */
+    }
+    fp_adaptive_t a;
+    fp_adaptive_init(&a, 1.0, 1e9, CAPACITY);
+    size_t next = 0;
+    CHECK(fp_adaptive_target_met(&both, 1.0));
+    CHECK(fp_adaptive_check(&a, &both, 64, 0.0, &next) == FP_ADAPT_RESTART);
+    CHECK(a.fresh && a.fresh_goal == 96 && next == FP_ADAPTIVE_FIRST_CHECK);
+}
+
 /* A budget that runs out in the pilot stops there, target missed; the pilot may use only its
  * share, so that the fresh samples fit in the rest. */
 static void test_budget(void)
@@ -134,6 +159,7 @@ static void test_budget(void)
 int main(void)
 {
     test_both_sides();
+    test_one_side_goes_on();
     test_budget();
     test_coverage(1.0);
     test_coverage(2.0);

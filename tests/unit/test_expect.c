@@ -87,6 +87,10 @@ static void test_judge(void)
     CHECK(judge("bw>=100", 8, R, 101, 120, 0) == FP_VERDICT_PASS);
     CHECK(judge("bw>=100", 8, R, 100, 120, 0) == FP_VERDICT_PASS);         /* lo touches: good side */
     CHECK(judge("bw>=100", 8, R, 99.9, 120, 0) == FP_VERDICT_INCONCLUSIVE); /* straddles */
+    /* an edge exactly at the threshold is on the good side (binary-exact: no rounding decides) */
+    CHECK(judge("bw>=2048", 8, R, 2048.0, 4096.0, 0) == FP_VERDICT_PASS);
+    CHECK(judge("bw>=2048", 8, R, 1024.0, 2048.0, 0) == FP_VERDICT_INCONCLUSIVE);
+    CHECK(judge("lat<=2048", 8, L, 1024.0, 2048.0, 0) == FP_VERDICT_PASS);
     CHECK(judge("bw>=100", 8, R, 80, 100, 0) == FP_VERDICT_INCONCLUSIVE);   /* hi touches: not all bad */
     CHECK(judge("bw>=100", 8, R, 80, 99.9, 0) == FP_VERDICT_FAIL);
     CHECK(judge("lat<=2", 8, L, 1.5, 2, 0) == FP_VERDICT_PASS);
