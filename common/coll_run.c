@@ -240,7 +240,6 @@ static void row_common(const fp_run_t *run, size_t bytes, const fp_coll_row_t *p
     row->size = bytes;
     row->time = *oop;
     row->batch = part->var_batch[FP_VAR_OOP];
-    row->osu = row->time.mean;
     row->headline = (fp_estimate_t){part->busbw[FP_VAR_OOP], lo, hi};
     row->check = -1;
     row->traffic_peer = -1; /* what crosses nodes depends on the algorithm: unknown here */

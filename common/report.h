@@ -76,7 +76,7 @@ typedef struct fp_row {
     size_t size;
     long batch;
     fp_stats_t time;
-    double osu;          /* OSU's value: mean latency (us) or bandwidth from the mean (MB/s) */
+    double osu;          /* OSU's value: mean latency (us) or bandwidth from the mean (MB/s); collectives: their metric's osu_value */
     /* The family's headline quantity (latency: us; bandwidth: MB/s; collectives: out-of-place
      * busbw, GB/s): what a threshold is judged on. */
     fp_estimate_t headline;

@@ -111,6 +111,15 @@ elif fmt == "csv":
     for r in table:
         got_sizes.append(int(r["size"]))
         expect_row(int(r["size"]), lambda c, r=r: (float(r[keys[c]]), None))
+elif fmt == "osu":  # OSU's two columns: the size and the mean time (OSU averages its iterations)
+    if not any(l.startswith("# Size") and "Avg Latency(us)" in l for l in lines):
+        errors.append("no OSU header '# Size ... Avg Latency(us)'")
+    for line in lines:
+        if line.startswith("#") or not line.strip():
+            continue
+        fields = line.split()
+        got_sizes.append(int(fields[0]))
+        same(f"size {fields[0]} OSU column (mean)", float(fields[1]), want["avg"], decimals(fields[1]))
 else:  # text: full or nccl-tests layout; columns by their position under the header's names
     header = [l for l in lines if l.startswith("#") and l[1:].split()[:2] == ["size", "count"]]
     if len(header) != 1:
@@ -173,6 +182,14 @@ for program in allreduce allgather reduce_scatter bcast reduce alltoall; do
         fi
     done
     p=$((p + 1))
+done
+
+# OSU's layout: its column is the mean of the samples (the ramp's top step E makes it differ
+# from the median every other figure shows).
+for program in allreduce bcast; do
+    run_known 3 2 "fabperf_$program" -m 1000:16000 -f 4 -i "$SAMPLES" -x 2 --layout osu
+    check "$program np=3 --layout osu: exit 0" rc_is 0
+    check "$program np=3 --layout osu: the column is the exact mean time" expect_exact osu "fabperf_$program" 3 1
 done
 
 # A fixed batch: a sample is the mean of its K calls; K = N spans the ramp, so every sample is
