@@ -87,14 +87,20 @@ static void put_nic(fp_evidence_t *ev, const char *node, const char *name, doubl
 
 /* Traffic split over a 100G and a 25G NIC: each NIC against its own line rate, the node's line
  * rate their sum; a veth's nominal speed is no line rate. */
+/* Rank 0's node h1, 2 MB of payload, no NIC yet. */
+static void fresh_h1(fp_evidence_t *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    snprintf(ev->node, sizeof ev->node, "h1");
+    ev->payload = 2e6;
+}
+
 static void test_rates(void)
 {
     fp_metric_t mbps = {.line_rate_divisor = 8e6}; /* MB/s */
     fp_bench_t bw = {.metric = &mbps, .directions = 1};
     fp_evidence_t ev;
-    memset(&ev, 0, sizeof ev);
-    snprintf(ev.node, sizeof ev.node, "h1");
-    ev.payload = 2e6;
+    fresh_h1(&ev);
     put_nic(&ev, "h1", "ens1", 0.6, 100e9, 0);
     put_nic(&ev, "h1", "ens2", 0.4, 25e9, 0);
     put_nic(&ev, "h2", "ens1", 1.0, 100e9, 0);
@@ -107,9 +113,7 @@ static void test_rates(void)
     CHECK_STR(ev.path_line_rate_from, "ens1+ens2");
 
     /* RoCE: the port and its netdev count the same bytes; the wire's rate is counted once. */
-    memset(&ev, 0, sizeof ev);
-    snprintf(ev.node, sizeof ev.node, "h1");
-    ev.payload = 2e6;
+    fresh_h1(&ev);
     put_nic(&ev, "h1", "ens1f0", 1.0, 200e9, 0);
     put_nic(&ev, "h1", "mlx5_1:1", 1.0, 200e9, 0);
     snprintf(ev.nics[1].netdev, sizeof ev.nics[1].netdev, "ens1f0");
@@ -117,9 +121,7 @@ static void test_rates(void)
     CHECK_NEAR(ev.path_line_rate_bps, 200e9, 1);
     CHECK_STR(ev.path_line_rate_from, "mlx5_1:1");
 
-    memset(&ev, 0, sizeof ev);
-    snprintf(ev.node, sizeof ev.node, "h1");
-    ev.payload = 2e6;
+    fresh_h1(&ev);
     put_nic(&ev, "h1", "fpveth0", 1.0, 0, 1);
     fp_path_rates(&ev, &bw, 900);
     CHECK(isnan(ev.nics[0].efficiency) && ev.nics[0].rate == 900);
