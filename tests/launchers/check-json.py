@@ -21,6 +21,15 @@ import os
 import sys
 
 
+
+def interval_ok(mid, lo, hi, has_ci):
+    """A positive median; with an interval, lo <= mid <= hi; without one, both bounds null."""
+    if not isinstance(mid, (int, float)) or mid <= 0:
+        return False
+    if not has_ci:
+        return lo is None and hi is None
+    return all(isinstance(x, (int, float)) for x in (lo, hi)) and lo <= mid <= hi
+
 def check(path, a):
     errs = []
     try:
@@ -71,13 +80,15 @@ def check(path, a):
         if not isinstance(s, int) or s <= last:
             errs.append(f"sizes not increasing at {s}")
         last = s if isinstance(s, int) else last
+        # A 95% CI exists from 6 samples on; below, its fields are null (never a min..max).
+        has_ci = not isinstance(r.get("samples"), int) or r["samples"] >= 6
         p50, lo, hi = r.get("p50_us"), r.get("p50_ci_lo_us"), r.get("p50_ci_hi_us")
-        if not all(isinstance(x, (int, float)) for x in (p50, lo, hi)) or not (0 < p50 and lo <= p50 <= hi):
-            errs.append(f"size {s}: bad p50/CI {lo} {p50} {hi}")
+        if not interval_ok(p50, lo, hi, has_ci):
+            errs.append(f"size {s}: bad p50/CI {lo} {p50} {hi} ({r.get('samples')} samples)")
         if bw:
             b, blo, bhi = r.get("bw_p50_mbps"), r.get("bw_ci_lo_mbps"), r.get("bw_ci_hi_mbps")
-            if not all(isinstance(x, (int, float)) for x in (b, blo, bhi)) or not (0 < b and blo <= b <= bhi):
-                errs.append(f"size {s}: bad bandwidth/CI {blo} {b} {bhi}")
+            if not interval_ok(b, blo, bhi, has_ci):
+                errs.append(f"size {s}: bad bandwidth/CI {blo} {b} {bhi} ({r.get('samples')} samples)")
         elif "bw_p50_mbps" in r:
             errs.append(f"size {s}: bandwidth field in a latency run")
         if a.print:
