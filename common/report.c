@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "escape.h"
 #include "evidence.h"
@@ -190,6 +191,26 @@ static void json_meta(FILE *out, const fp_meta_t *m, const fp_column_t *const *c
     if (m->evidence_fields)
         fp_evidence_json_keys(out);
     fprintf(out, "]}\n");
+}
+
+void fp_report_whole_records(FILE *out)
+{
+    static char buffer[1 << 20]; /* larger than any record a sweep writes */
+    setvbuf(out, buffer, _IOFBF, sizeof buffer);
+}
+
+FILE *fp_report_stdout(void)
+{
+    fflush(stdout);
+    int fd = dup(STDOUT_FILENO);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (!out) {
+        if (fd >= 0)
+            close(fd);
+        return stdout;
+    }
+    fp_report_whole_records(out);
+    return out;
 }
 
 void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_meta_t *meta)

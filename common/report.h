@@ -106,6 +106,15 @@ typedef struct fp_report {
     long wrong_total; /* wrong bytes or elements over the rows */
 } fp_report_t;
 
+/* Gives OUT a buffer that holds whole records, before anything is written to it: the report
+ * flushes at the end of every record, so each record leaves in one write. A launcher that merges
+ * the ranks' outputs, where another rank's library prints too (UCX_LOG_LEVEL=info), then cannot
+ * cut a record in two. One stream per process. */
+void fp_report_whole_records(FILE *out);
+/* Standard output for records: a stream of its own on a copy of descriptor 1, with such a buffer
+ * (MPI libraries may leave stdout itself unbuffered, one write per character: MPICH's UCX does).
+ * stdout itself where no copy can be made. */
+FILE *fp_report_stdout(void);
 void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_meta_t *meta);
 void fp_report_row(fp_report_t *r, const fp_row_t *row);
 /* status: "complete", or "cut short: WHY" when the run stopped early. */

@@ -82,14 +82,17 @@ static void meta_fill(fp_run_t *run, const char *program)
 /* Results go to a temporary file renamed into place at the end: never half-written. */
 typedef struct output {
     FILE *file;
+    int to_stdout; /* file: fp_report_stdout's stream */
     char temp[4096];
 } output_t;
 
 static int output_open(output_t *o, const char *path, char *err, size_t errlen)
 {
-    o->file = stdout;
-    if (!path)
+    if (!path) {
+        o->file = fp_report_stdout();
+        o->to_stdout = 1;
         return FP_OK;
+    }
     snprintf(o->temp, sizeof o->temp, "%s.tmp.%ld", path, (long)getpid());
     o->file = fopen(o->temp, "w");
     if (!o->file) {
@@ -101,8 +104,12 @@ static int output_open(output_t *o, const char *path, char *err, size_t errlen)
 
 static int output_close(output_t *o, const char *path)
 {
-    if (o->file == stdout)
-        return fflush(stdout) == 0 ? FP_OK : fp_fail("writing standard output failed: %s", strerror(errno));
+    if (o->to_stdout) {
+        int failed = fflush(o->file) != 0 || ferror(o->file);
+        if (o->file != stdout)
+            failed |= fclose(o->file) != 0;
+        return failed ? fp_fail("writing standard output failed: %s", strerror(errno)) : FP_OK;
+    }
     int rc = ferror(o->file);
     if (fclose(o->file) != 0 || rc)
         return fp_fail("writing '%s' failed: %s", o->temp, strerror(errno));
@@ -133,7 +140,7 @@ static void cut_short(const char *why)
     flockfile(cut.report->out); /* kept: nothing is written after the end record */
     fp_report_end(cut.report, status, cut.failures);
     fflush(cut.report->out);
-    if (cut.path && cut.out->file != stdout)
+    if (cut.path && !cut.out->to_stdout)
         rename(cut.out->temp, cut.path);
 }
 
@@ -295,10 +302,10 @@ static int step_setup(fp_run_t *run, const char *program, output_t *out, int *co
  * exits 2. */
 static int refuse_sizes(fp_run_t *run, output_t *out, const char *err, int *code)
 {
-    if (out->file && out->file != stdout) {
+    if (out->file && out->file != stdout)
         fclose(out->file);
+    if (out->file && !out->to_stdout)
         remove(out->temp);
-    }
     release(run);
     *code = usage_exit(run->bench, run->ctx.rank, err);
     return FP_ERR;

@@ -1,4 +1,5 @@
 /* Report rendering against golden files (FP_GOLDEN_UPDATE=1 rewrites them). */
+#define _GNU_SOURCE /* fopencookie */
 #include <math.h>
 #include <stdlib.h>
 
@@ -316,6 +317,42 @@ static void render_msgrate_metric(void)
     free(text);
 }
 
+/* Each write a stream passes on, as a launcher's pipe would see it. */
+static int chunks, chunks_cut;
+static ssize_t count_chunk(void *cookie, const char *buf, size_t size)
+{
+    (void)cookie;
+    chunks++;
+    if (size == 0 || buf[size - 1] != '\n')
+        chunks_cut++;
+    return (ssize_t)size;
+}
+
+/* What a library printed before the report (UCX's lines at start-up) fills most of a default
+ * buffer; the records that follow still leave whole, one write each. */
+static void records_leave_whole(void)
+{
+    FILE *out = fopencookie(NULL, "w", (cookie_io_functions_t){.write = count_chunk});
+    fp_report_whole_records(out);
+    for (int i = 0; i < 100; i++)
+        fprintf(out, "[UCX  INFO] %0*d\n", 60, i);
+    fp_meta_t meta;
+    fp_report_t report;
+    fp_row_t row;
+    for (int format = FP_FORMAT_TEXT; format <= FP_FORMAT_JSON; format++) {
+        meta_init(&meta, COLLECTIVE);
+        fp_report_begin(&report, out, (fp_format_t)format, &meta);
+        for (int i = 0; i < 40; i++) {
+            collective_row(&row, (size_t)1 << (i % 24), 0, 1);
+            fp_report_row(&report, &row);
+        }
+        fp_report_end(&report, "complete", 0);
+    }
+    fclose(out);
+    CHECK(chunks >= 3 * 42);
+    CHECK(chunks_cut == 0);
+}
+
 int main(void)
 {
     render("latency.txt", LATENCY, FP_FORMAT_TEXT);
@@ -334,5 +371,6 @@ int main(void)
     render("bandwidth-osu.txt", BANDWIDTH, FP_FORMAT_TEXT);
     render_new_metric();
     render_msgrate_metric();
+    records_leave_whole();
     return CHECK_DONE();
 }
