@@ -243,7 +243,7 @@ void fp_pairs_emit_judge(fp_run_t *run, size_t bytes, const fp_pairs_verdict_t *
 }
 
 static void json_threshold(FILE *out, const fp_pairs_ctx_t *pc, size_t bytes, const fp_judgement_t *j, size_t a,
-                           size_t b, const fp_cell_t *c)
+                           size_t b, const fp_cell_t *c, double samples)
 {
     fprintf(out, "{\"type\":\"verdict\",\"size\":%zu,\"expect\":", bytes);
     fp_json_string(out, j->expect);
@@ -256,9 +256,9 @@ static void json_threshold(FILE *out, const fp_pairs_ctx_t *pc, size_t bytes, co
     fprintf(out, "],\"ranks\":[%zu,%zu],\"value\":", a, b);
     fp_json_number_or_null(out, c->median);
     fputs(",\"ci_lo\":", out);
-    fp_json_number_or_null(out, c->lo);
+    fp_json_number_or_null(out, fp_pairs_shown_bound(c->lo, samples));
     fputs(",\"ci_hi\":", out);
-    fp_json_number_or_null(out, c->hi);
+    fp_json_number_or_null(out, fp_pairs_shown_bound(c->hi, samples));
     fputs("}\n", out);
 }
 
@@ -269,14 +269,18 @@ void fp_pairs_emit_threshold(fp_run_t *run, size_t bytes, const fp_judgement_t *
     const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
     if (!out)
         return;
+    double samples = c ? pc->matrix.samples[c - pc->matrix.cells] : NAN;
     flockfile(out);
     if (!j && run->report->format == FP_FORMAT_TEXT)
         fprintf(out, "# expect at %zu bytes: %zu cells failed in all (the first 20 shown)\n", bytes, a);
-    else if (j && run->report->format == FP_FORMAT_TEXT)
+    else if (j && run->report->format == FP_FORMAT_TEXT && !isnan(fp_pairs_shown_bound(c->lo, samples)))
         fprintf(out, "# expect failed at %zu bytes: %s -> %s %.4g %s [%.4g, %.4g] against %s\n", bytes,
                 pc->name_list[a], pc->name_list[b], c->median, fp_pairs_unit(run), c->lo, c->hi, j->expect);
+    else if (j && run->report->format == FP_FORMAT_TEXT)
+        fprintf(out, "# expect failed at %zu bytes: %s -> %s %.4g %s (%.0f samples: no interval) against %s\n",
+                bytes, pc->name_list[a], pc->name_list[b], c->median, fp_pairs_unit(run), samples, j->expect);
     else if (j)
-        json_threshold(out, pc, bytes, j, a, b, c);
+        json_threshold(out, pc, bytes, j, a, b, c, samples);
     funlockfile(out);
     fflush(out);
 }

@@ -98,7 +98,8 @@ void fp_pairs_emit_round(fp_run_t *run, size_t bytes, size_t r, const double *ce
         for (size_t i = 0; i < n; i++) {
             fprintf(out, "%s[%zu,%zu,", i ? "," : "", i, (i + k) % n);
             for (int v = 0; v < 4; v++) {
-                fp_json_number_or_null(out, cells4[4 * i + v]);
+                double x = cells4[4 * i + v];
+                fp_json_number_or_null(out, v == 1 || v == 2 ? fp_pairs_shown_bound(x, cells4[4 * i + 3]) : x);
                 fputs(v < 3 ? "," : "]", out);
             }
         }
@@ -128,8 +129,9 @@ static void json_matrix_row(FILE *out, fp_pairs_matrix_t *m, size_t a, int field
     fputc('[', out);
     for (size_t b = 0; b < m->layout.n; b++) {
         const fp_cell_t *c = fp_pairs_matrix_cell(m, a, b);
-        double v = !c ? NAN : field == 0 ? c->median : field == 1 ? c->lo : field == 2 ? c->hi
-                                                                                : m->samples[c - m->cells];
+        double samples = c ? m->samples[c - m->cells] : NAN;
+        double v = !c ? NAN : field == 0 ? c->median : field == 1 ? fp_pairs_shown_bound(c->lo, samples)
+                              : field == 2 ? fp_pairs_shown_bound(c->hi, samples) : samples;
         if (b)
             fputc(',', out);
         fp_json_number_or_null(out, v);

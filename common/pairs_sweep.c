@@ -150,6 +150,11 @@ static int cell_has_ci(double samples)
     return samples >= 1 && fp_median_ci_ranks((size_t)samples, &lower, &upper);
 }
 
+double fp_pairs_shown_bound(double bound, double samples)
+{
+    return cell_has_ci(samples) ? bound : NAN;
+}
+
 /* Rank 0: every measured cell judged by fp_expect_judge against the thresholds of this size; a
  * failed cell gets a line. *size_j: the worst cell's verdict, the terms, counts in its reason. */
 static void judge_cells(fp_run_t *run, size_t bytes, fp_judgement_t *size_j)

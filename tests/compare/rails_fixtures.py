@@ -68,6 +68,31 @@ def make(folder, rails, nodes, scale, launches=5, base=1000.0, **opts):
 RAILS = ("mlx5_0:1", "mlx5_1:1")
 
 
+def undecided_sweep(folder):
+    """A clean fabperf_allpairs sweep per rail over n1..n3 at 1M whose judge could not decide on
+    mlx5_1:1 (too few nodes): nothing slow, nothing failed, one sweep not judged."""
+    os.makedirs(folder, exist_ok=True)
+    nodes = ["n1", "n2", "n3"]
+    for rail in RAILS:
+        values = [[None if a == b else 1000.0 for b in range(3)] for a in range(3)]
+        records = [{"type": "meta", "program": "fabperf_allpairs", "metric": "bandwidth", "label": f"{rail}@all",
+                    "env": {"UCX_NET_DEVICES": rail}, "ranks": 3,
+                    "hosts": [{"name": n, "ranks": 1} for n in nodes],
+                    "placement": [{"rank": i, "host": n} for i, n in enumerate(nodes)], "columns": BW_COLUMNS},
+                   {"type": "matrix", "size": 1 << 20, "quantity": "bandwidth", "unit": "MB/s", "better": "higher",
+                    "mode": "shift", "nodes": nodes, "shifts": [1, 2], "values": values, "ci_lo": values,
+                    "ci_hi": values, "samples": [[None if a == b else 20 for b in range(3)] for a in range(3)]},
+                   {"type": "judge", "size": 1 << 20, "quantity": "bandwidth", "unit": "MB/s", "mode": "shift",
+                    "nodes": 3, "decided": rail != "mlx5_1:1",
+                    "reason": "" if rail != "mlx5_1:1" else "too few nodes to judge (3; 4 or more)",
+                    "suspects": 0, "stands": 0, "cleared": 0, "undecided": 0},
+                   {"type": "end", "status": "complete"}]
+        with open(os.path.join(folder, f"{rail.replace(':', '_')}.fabperf_allpairs.json"), "w",
+                  encoding="utf-8") as f:
+            for r in records:
+                f.write(json.dumps(r) + "\n")
+
+
 def sweep(folder, with_rows=True):
     """One fabperf_allpairs sweep a rail over n1..n4, records as the program writes them: on
     mlx5_1:1 node n3 sends at a tenth (named by the sweep, with a failed --expect cell); on
@@ -134,6 +159,7 @@ def scenarios():
                                   sizes=())),
         "sweep": sweep,
         "sweeponly": lambda f: sweep(f, with_rows=False),
+        "undecided": undecided_sweep,
         "envrail": lambda f: make(f, ("eth1", "eth2"), ("n2",), lambda r, n: tenth if r == "eth2" else 1,
                                   label=lambda r, n: f"tcp-{r}",
                                   env=lambda r, n, k: {"OMPI_MCA_btl_tcp_if_include": r, "OMPI_MCA_btl": "tcp,self"}),

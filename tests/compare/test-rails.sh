@@ -161,8 +161,19 @@ rails --expect 'bw>=90' --format json "$(scenario same)"
 check "--expect bw>=90 on equal rails: exit status 0, every cell passes" \
     json_holds 'd["findings"] == 0 and all(c["expect"]["verdict"] == "pass" for c in t["cells"])'
 rails --expect 'bw>=1000' --format json "$(scenario same)"
-check "--expect bw>=1000 inside the intervals: inconclusive, exit 0" \
+check "--expect bw>=1000 inside the intervals: every cell inconclusive" \
     json_holds 'd["findings"] == 0 and all(c["expect"]["verdict"] == "inconclusive" for c in t["cells"])'
+check "--expect bw>=1000 inside the intervals: exit 4 and one line saying so" \
+    sh -c "[ $rc -eq 4 ] && grep -qx \"fabperf-rails: inconclusive: 4 cell(s)' --expect could not be decided (exit 4, --inconclusive status)\" '$work/err'"
+rails --expect 'bw>=1000' --inconclusive fail "$(scenario same)"
+check "--inconclusive fail: exit 3" rc_is 3
+rails --expect 'bw>=1000' --inconclusive pass "$(scenario same)"
+check "--inconclusive pass: exit 0, the line still on stderr" \
+    sh -c "[ $rc -eq 0 ] && grep -q '^fabperf-rails: inconclusive: 4 cell' '$work/err'"
+rails --format json "$(scenario undecided)"
+check "a sweep its judge could not decide, nothing else: exit 4, a note, the line" \
+    sh -c "[ $rc -eq 4 ] && grep -qx \"fabperf-rails: inconclusive: 1 sweep(s) could not be decided (exit 4, --inconclusive status)\" '$work/err'" &&
+    json_holds 'd["findings"] == 0 and t["undecided"] == 1 and t["notes"][0].startswith("rail mlx5_1:1: cannot judge at 1M")'
 rails --expect 'lat<=5' --format json "$(scenario latency)"
 check "--expect lat<=5: the slow rail's cells fail" \
     json_holds '[c["expect"]["verdict"] for c in t["cells"]] == ["pass", "pass", "fail", "fail"]'

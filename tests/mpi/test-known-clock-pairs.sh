@@ -92,6 +92,9 @@ if fmt == "json":
         if mode == "sampled" and not 3 <= len(m["shifts"]) < n - 1:
             errors.append(f"sampled shifts {m['shifts']}: expected some, not all, of 1..{n - 1}")
         check_matrix(m["values"], visited, None)
+        # Fewer than 6 samples give no interval of a median: none printed (lo..hi would be min..max).
+        if samples < 6 and any(v is not None for f in ("ci_lo", "ci_hi") for row in m[f] for v in row):
+            errors.append(f"matrix intervals {m['ci_lo']}..{m['ci_hi']} with {samples} samples: expected null")
         # Each round's cells: the same exact values, every visited cell once.
         seen = []
         for r in records:
@@ -101,6 +104,9 @@ if fmt == "json":
                     same(f"round {r['round']} cell {cell[0]} -> {cell[1]}", cell[2], expected(cell[0], cell[1]))
                     if cell[5] != samples:
                         errors.append(f"round {r['round']} cell {cell[0]} -> {cell[1]}: {cell[5]} samples")
+                    if samples < 6 and cell[3:5] != [None, None]:
+                        errors.append(f"round {r['round']} cell {cell[0]} -> {cell[1]}: interval {cell[3:5]} "
+                                      f"with {samples} samples")
         if mode != "isolated" and sorted(seen) != sorted(visited):
             errors.append(f"round cells {sorted(seen)}, expected {sorted(visited)}")
     rows = [r for r in records if r.get("type") == "row" and r["size"] == size]
