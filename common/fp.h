@@ -62,6 +62,7 @@ typedef struct fp_params {
     long root;                 /* -r/--root */
     long timeout_s;            /* --timeout: per-size watchdog, seconds; -1 = auto (plan.c) */
     long startup_timeout_s;    /* --startup-timeout: MPI start-up and set-up; -1 = auto (plan.c) */
+    long finalize_timeout_s;   /* --finalize-timeout: MPI_Finalize after the results; -1 = auto (plan.c) */
     fp_expect_t expect;        /* --expect: thresholds per size (expect.h) */
     int inconclusive;          /* --inconclusive, an fp_inconclusive_t */
     double line_rate_bps;      /* --line-rate: bits/s; 0 = from the NIC the path evidence found */

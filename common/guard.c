@@ -26,6 +26,7 @@ static _Atomic(const char *) guard_option = "--timeout"; /* the option that set 
 static pthread_mutex_t guard_cut_lock = PTHREAD_MUTEX_INITIALIZER;
 static void (*guard_cut_fn)(const char *why);
 static int guard_state; /* 0 running, 1 cut short, 2 finishing normally; under guard_cut_lock */
+static atomic_int guard_finalizing; /* 0, else the run's exit status + 1: the deadline is MPI_Finalize's */
 static sigset_t guard_signals;
 
 static long long now_ms(void)
@@ -71,6 +72,13 @@ static void expired(void)
     char where[256], what[512], why[512];
     where_text(where, sizeof where);
     long seconds = atomic_load(&guard_seconds);
+    int finalizing = atomic_load(&guard_finalizing);
+    if (finalizing) { /* the results are out: neither a cut nor an abort, which could hang too */
+        snprintf(what, sizeof what, "MPI_Finalize did not return within %ld s (%s); the results are complete: "
+                                    "exiting with status %d", seconds, atomic_load(&guard_option), finalizing - 1);
+        say(what);
+        _exit(finalizing - 1);
+    }
     snprintf(what, sizeof what, "timed out: %s did not complete within %ld s (%s); ending the job", where,
              seconds, atomic_load(&guard_option));
     say(what);
@@ -190,6 +198,12 @@ void fp_guard_finish(void)
     if (guard_state == 0)
         guard_state = 2;
     pthread_mutex_unlock(&guard_cut_lock);
+}
+
+void fp_guard_finalize(int code, double seconds)
+{
+    atomic_store(&guard_finalizing, code + 1);
+    fp_guard_arm(0, seconds, "--finalize-timeout");
 }
 
 static int env_number(const char *const *names)

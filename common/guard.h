@@ -61,5 +61,8 @@ void fp_guard_on_cut(void (*cut)(const char *why));
 void fp_guard_cut(const char *why);
 /* The run ends normally from here on. */
 void fp_guard_finish(void);
+/* Deadline for MPI_Finalize, the results complete: on expiry this rank says so and exits with
+ * `code`, the run's status (some MPI libraries now and then never return from it). */
+void fp_guard_finalize(int code, double seconds);
 
 #endif

@@ -102,6 +102,8 @@ const fp_option_t fp_options[] = {
      "end the job (exit 1, every rank) if one size takes longer; auto: 60 s + 1 s per 10 MB moved"},
     {0, "startup-timeout", FP_OPT_LONG, FIELD(startup_timeout_s), "SEC", "auto", 1, 1e6, NULL, "auto", 0,
      "the same for MPI start-up and set-up; auto: 300 s + 0.1 s per rank"},
+    {0, "finalize-timeout", FP_OPT_LONG, FIELD(finalize_timeout_s), "SEC", "auto", 1, 1e6, NULL, "auto", 0,
+     "end a rank stuck in MPI_Finalize, results complete, with the run's status; auto: 30 s"},
     {0, "expect", FP_OPT_EXPECT, FIELD(expect), "TERMS", NULL, 0, 0, NULL, NULL, 0,
      "thresholds per size judged on the CI (bw>=11000@4M, lat<=2@8, 90%line@1M:); exit 3 on a fail"},
     {0, "inconclusive", FP_OPT_CHOICE, FIELD(inconclusive), "status|fail|pass", "status", 0, 0, inconclusive_names,

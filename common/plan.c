@@ -10,6 +10,7 @@
 /* --startup-timeout auto: MPI start-up grows with the job (name resolution, wire-up). */
 #define FP_STARTUP_BASE_S 300.0
 #define FP_STARTUP_PER_RANK_S 0.1
+#define FP_FINALIZE_BASE_S 30.0
 
 static double size_timeout(const fp_bench_t *bench, const fp_params_t *params, size_t bytes,
                            const fp_plan_t *plan)
@@ -49,4 +50,9 @@ double fp_plan_startup_timeout(const fp_params_t *params, int ranks)
     if (params->startup_timeout_s > 0)
         return (double)params->startup_timeout_s;
     return FP_STARTUP_BASE_S + (ranks > 0 ? ranks : 0) * FP_STARTUP_PER_RANK_S;
+}
+
+double fp_plan_finalize_timeout(const fp_params_t *params)
+{
+    return params->finalize_timeout_s > 0 ? (double)params->finalize_timeout_s : FP_FINALIZE_BASE_S;
 }

@@ -26,5 +26,7 @@ size_t fp_plan_samples(const fp_bench_t *bench, const fp_params_t *params);
 
 /* Limit of MPI start-up and set-up: --startup-timeout, or auto for `ranks` ranks (-1: unknown). */
 double fp_plan_startup_timeout(const fp_params_t *params, int ranks);
+/* Limit of MPI_Finalize once the results are complete: --finalize-timeout, or auto. */
+double fp_plan_finalize_timeout(const fp_params_t *params);
 
 #endif

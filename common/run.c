@@ -438,6 +438,7 @@ static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report
         code = inconclusive_exit(run, code);
     MPI_Bcast(&code, 1, MPI_INT, 0, run->ctx.comm);
     release(run);
+    fp_guard_finalize(code, fp_plan_finalize_timeout(&run->params));
     MPI_Finalize();
     return code;
 }

@@ -12,9 +12,11 @@
  *   FP_DIE_SIZE=N      kill -9 itself on the first receive of N bytes: a dead peer
  *   FP_INIT_DELAY=S    sleep S seconds inside MPI_Init, every rank: a slow MPI start-up (name
  *                      resolution timing out, a large job's wire-up)
+ *   FP_FINALIZE_HANG=1 never return from MPI_Finalize (sleep), FP_FAULT_RANK's rank (default every
+ *                      rank): an MPI library stuck at the end, the results already written
  *   FP_FAULT_RANK=R    only this rank of MPI_COMM_WORLD misbehaves (default: every rank for
  *                      FP_CORRUPT_SIZE, rank 1 for FP_STALL_SIZE and FP_DIE_SIZE)
- * Wrapped: MPI_Init, MPI_Recv, MPI_Sendrecv, MPI_Irecv with MPI_Wait/Waitall/Waitany/Waitsome/Test/Testall,
+ * Wrapped: MPI_Init, MPI_Finalize, MPI_Recv, MPI_Sendrecv, MPI_Irecv with MPI_Wait/Waitall/Waitany/Waitsome/Test/Testall,
  * MPI_Bcast (non-root), MPI_Reduce (root), MPI_Allreduce, MPI_Allgather, MPI_Alltoall,
  * MPI_Reduce_scatter_block. */
 #include <mpi.h>
@@ -146,6 +148,14 @@ int MPI_Init(int *argc, char ***argv)
     if (delay > 0)
         sleep((unsigned)delay);
     return rc;
+}
+
+int MPI_Finalize(void)
+{
+    if (env_long("FP_FINALIZE_HANG") > 0 && this_rank_misbehaves(-1))
+        for (;;)
+            sleep(60);
+    return PMPI_Finalize();
 }
 
 int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status)

@@ -47,6 +47,27 @@ check "start-up of 30 s, --startup-timeout 1: exit non-zero within 15 s (took ${
 check "start-up stalled: a rank names the start-up and the limit" \
     stderr_has "timed out: size 0 B, MPI start-up and set-up did not complete within 1 s (--startup-timeout)"
 
+# A library stuck in MPI_Finalize after complete results (MPICH over UCX's tcp, now and then):
+# --finalize-timeout ends each rank with the run's own status and a line that says so. Open MPI's
+# launcher then reports the ranks' exit without MPI_Finalize as a failure of its own (exit 1).
+run_with_fault 2 sm "FP_FINALIZE_HANG=1" fabperf_latency -m 8:8 -i 10 -x 1 --finalize-timeout 2 \
+    --expect 'lat<=1e-9' --inconclusive fail --format json
+check "stuck in MPI_Finalize, --finalize-timeout 2: ended by the deadline (took ${elapsed_ms} ms), not the test's guard" \
+    sh -c "[ $rc -ne 124 ] && [ $elapsed_ms -lt 60000 ]"
+# The first rank to leave ends the job: the launcher may stop the other before it speaks.
+check "stuck in MPI_Finalize: a rank says so, with the run's status (3: --expect, --inconclusive fail)" \
+    grep -q -E '^fabperf_latency: rank [01]: MPI_Finalize did not return within 2 s \(--finalize-timeout\); the results are complete: exiting with status 3$' "$work/err"
+check "stuck in MPI_Finalize: the results complete" json_check "$work/out" "end is not None and end['status'] == 'complete'"
+if [ "$FABPERF_MPI_FLAVOR" = mpich ]; then
+    check "stuck in MPI_Finalize (MPICH): the launcher passes on the run's status, 3" rc_is 3
+fi
+run_with_fault 2 sm "FP_FINALIZE_HANG=1 FP_FAULT_RANK=1" fabperf_latency -m 8:8 -i 10 -x 1 --finalize-timeout 2
+check "rank 1 alone stuck in MPI_Finalize: ended by the deadline, said (status 0)" \
+    sh -c "[ $rc -ne 124 ] && grep -q 'MPI_Finalize did not return within 2 s (--finalize-timeout); the results are complete: exiting with status 0' '$work/err'"
+run_with_fault 2 sm "FP_FINALIZE_HANG=1" fabperf_latency -m 8:8 -i 10 -x 1 --finalize-timeout 0
+check "--finalize-timeout 0: exit 2, one line with the accepted range" \
+    sh -c "[ $rc -eq 2 ] && [ \$(grep -c 'finalize-timeout' '$work/err') -eq 1 ]"
+
 run_job 2 sm fabperf_latency --help
 check "--help documents --timeout and its default" grep -q -- '--timeout SEC.*auto: 60 s + 1 s per 10 MB' "$work/out"
 run_job 2 sm fabperf_latency -m 1:64 -i 10 -x 1 --timeout 30 --format json

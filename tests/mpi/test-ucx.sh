@@ -27,7 +27,8 @@ export TMPDIR
 
 # One run over TCP, the rest over shared memory: MPICH 4.0 over UCX's tcp now and then hangs in
 # MPI_Finalize, after the results are written (here roughly one launch in ten on a loaded
-# machine, as often without fabperf's capture), and the timeout below then ends it.
+# machine, as often without fabperf's capture): --finalize-timeout ends it with the run's status,
+# the timeout below anything else.
 # ucx_job TLS ARGS...: fabperf_latency (-i 50; -m 8:8 unless ARGS give -m) on 2 ranks over the
 # transports UCX_TLS names, through the launcher's default (Open MPI: the pml ucx chosen above).
 ucx_job() {
@@ -35,7 +36,7 @@ ucx_job() {
     shift
     case " $* " in *" -m "*) ;; *) set -- -m 8:8 "$@" ;; esac
     UCX_TLS=$job_tls UCX_NET_DEVICES=lo timeout 30 "$FABPERF_LAUNCH" 2 default "$FABPERF_BIN/fabperf_latency" \
-        -i 50 "$@" </dev/null >"$work/out" 2>"$work/err"
+        -i 50 --finalize-timeout 5 "$@" </dev/null >"$work/out" 2>"$work/err"
     rc=$?
 }
 
