@@ -95,13 +95,15 @@ void fp_pairs_emit_round(fp_run_t *run, size_t bytes, size_t r, const double *ce
     if (json(run)) {
         json_head(run, out, "cells", bytes);
         fprintf(out, ",\"round\":%zu,\"rounds\":%zu,\"shift\":%zu,\"cells\":[", r + 1, m->layout.nshifts, k);
+        static const char *const keys[] = {"value", "ci_lo", "ci_hi", "samples"};
         for (size_t i = 0; i < n; i++) {
-            fprintf(out, "%s[%zu,%zu,", i ? "," : "", i, (i + k) % n);
+            fprintf(out, "%s{\"sender\":%zu,\"receiver\":%zu", i ? "," : "", i, (i + k) % n);
             for (int v = 0; v < 4; v++) {
                 double x = cells4[4 * i + v];
+                fprintf(out, ",\"%s\":", keys[v]);
                 fp_json_number_or_null(out, v == 1 || v == 2 ? fp_pairs_shown_bound(x, cells4[4 * i + 3]) : x);
-                fputs(v < 3 ? "," : "]", out);
             }
+            fputc('}', out);
         }
         fputs("]}\n", out);
     } else {

@@ -32,7 +32,9 @@ def check(path, n, mode):
             v, lo, hi = values[i][j], m["ci_lo"][i][j], m["ci_hi"][i][j]
             if ((i, j) in want) != (v is not None):
                 errors.append(f"cell {i} -> {j}: {v} but {'wanted' if (i, j) in want else 'not measured'}")
-            elif v is not None and not 0 < lo <= v <= hi:
+            elif v is not None and m["samples"][i][j] < 6 and (lo, hi) != (None, None):
+                errors.append(f"cell {i} -> {j}: interval [{lo}, {hi}] from {m['samples'][i][j]} samples (none below 6)")
+            elif v is not None and m["samples"][i][j] >= 6 and not 0 < lo <= v <= hi:
                 errors.append(f"cell {i} -> {j}: {v} outside [{lo}, {hi}]")
     counts = {m["samples"][i][j] for i in range(n) for j in range(n) if values[i][j] is not None}
     if len(counts) != 1:
@@ -47,10 +49,10 @@ def check(path, n, mode):
             errors.append(f"rounds {[r['round'] for r in rounds]} / shifts not in order")
         for r in rounds:
             k = r["shift"]
-            if [c[:2] for c in r["cells"]] != [[i, (i + k) % n] for i in range(n)]:
+            if [(c["sender"], c["receiver"]) for c in r["cells"]] != [(i, (i + k) % n) for i in range(n)]:
                 errors.append(f"round {r['round']}: cells not in sender order")
             errors += [f"round {r['round']}: {c} differs from the matrix" for c in r["cells"]
-                       if c[2] != values[c[0]][c[1]]]
+                       if c["value"] != values[c["sender"]][c["receiver"]]]
     if rows[0]["samples"] != len(want):
         errors.append(f"row has {rows[0]['samples']} cells, expected {len(want)}")
     return errors

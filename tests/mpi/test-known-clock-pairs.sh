@@ -100,13 +100,14 @@ if fmt == "json":
         for r in records:
             if r.get("type") == "cells" and r["size"] == size:
                 for cell in r["cells"]:
-                    seen.append((cell[0], cell[1]))
-                    same(f"round {r['round']} cell {cell[0]} -> {cell[1]}", cell[2], expected(cell[0], cell[1]))
-                    if cell[5] != samples:
-                        errors.append(f"round {r['round']} cell {cell[0]} -> {cell[1]}: {cell[5]} samples")
-                    if samples < 6 and cell[3:5] != [None, None]:
-                        errors.append(f"round {r['round']} cell {cell[0]} -> {cell[1]}: interval {cell[3:5]} "
-                                      f"with {samples} samples")
+                    a, b = cell["sender"], cell["receiver"]
+                    seen.append((a, b))
+                    same(f"round {r['round']} cell {a} -> {b}", cell["value"], expected(a, b))
+                    if cell["samples"] != samples:
+                        errors.append(f"round {r['round']} cell {a} -> {b}: {cell['samples']} samples")
+                    if samples < 6 and (cell["ci_lo"], cell["ci_hi"]) != (None, None):
+                        errors.append(f"round {r['round']} cell {a} -> {b}: interval "
+                                      f"{cell['ci_lo']}..{cell['ci_hi']} with {samples} samples")
         if mode != "isolated" and sorted(seen) != sorted(visited):
             errors.append(f"round cells {sorted(seen)}, expected {sorted(visited)}")
     rows = [r for r in records if r.get("type") == "row" and r["size"] == size]
