@@ -74,7 +74,7 @@ def markdown(log):
 
 
 def measured_shifts(mode, n, rounds=2):
-    """The shifts a sweep measures (common/pairs_schedule.c): every one but in sampled mode, where
+    """The shifts a sweep measures (pairs/pairs_schedule.c): every one but in sampled mode, where
     --rounds R picks shifts near j n / (R + 1) and their reverses, R growing until 3 are measured."""
     if mode != "sampled" or rounds >= n - 1:
         return list(range(1, n))

@@ -3,7 +3,7 @@
 # the figure behind the README's sentence on hostile input (tests/mpi/test-hostile-input.sh only
 # asserts that a rejection ends). The options are judged before MPI starts, so a rejection costs
 # the launcher's start-up and the second a silent rank waits for rank 0 to speak
-# (common/guard.c). Rejected and clean launches alternate, ROUNDS times each; printed: median,
+# (engine/guard.c). Rejected and clean launches alternate, ROUNDS times each; printed: median,
 # min and max in ms. mpirun's own grace after a non-zero exit (odls_base_sigkill_timeout) is set
 # to 0, as in the test.
 # Usage: bench/reject-time.sh [BUILD-DIR]   (environment: ROUNDS, default 10)

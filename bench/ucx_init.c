@@ -1,4 +1,4 @@
-/* MPI_Init with and without the capture of UCX's log (common/ucx_capture.c) around it, for
+/* MPI_Init with and without the capture of UCX's log (evidence/ucx_capture.c) around it, for
  * bench/ucx-capture-cost.sh: rank 0 prints "MODE INIT_MS READ_MS ITEMS", the slowest rank's
  * MPI_Init (capture set-up included) and the read of the log that precedes a run's header. */
 #include <mpi.h>

@@ -28,7 +28,6 @@ static const fp_bench_t alltoall = {
     .family = &fp_family_coll,
     .metric = &fp_metric_collective,
     .uses = FP_USES_COLLECTIVE | FP_USES_BACKEND,
-    .time_divisor = 1.0,
     .default_max = 1 << 20,
     .coll = &alltoall_coll,
 };

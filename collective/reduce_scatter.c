@@ -29,7 +29,6 @@ static const fp_bench_t reduce_scatter = {
     .family = &fp_family_coll,
     .metric = &fp_metric_collective,
     .uses = FP_USES_COLLECTIVE | FP_USES_BACKEND | FP_USES_OP,
-    .time_divisor = 1.0,
     .default_max = 1 << 20,
     .coll = &reduce_scatter_coll,
 };

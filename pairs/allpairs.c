@@ -13,7 +13,6 @@ static const fp_bench_t allpairs = {
     .pairs = &all_bw,
     .metric = &fp_metric_pairs_bandwidth,
     .uses = FP_USES_WINDOW | FP_USES_SWEEP | FP_USES_BACKEND,
-    .time_divisor = 1.0,
     .directions = 1,
     .default_max = 1 << 20,
 };

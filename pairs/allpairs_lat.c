@@ -13,7 +13,6 @@ static const fp_bench_t allpairs_lat = {
     .pairs = &all_lat,
     .metric = &fp_metric_pairs_latency,
     .uses = FP_USES_SWEEP | FP_USES_BACKEND,
-    .time_divisor = 2.0,
     .directions = 1,
     .default_max = 1 << 20,
 };

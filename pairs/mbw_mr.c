@@ -12,7 +12,6 @@ static const fp_bench_t mbw_mr = {
     .pairs = &multi,
     .metric = &fp_metric_msgrate,
     .uses = FP_USES_WINDOW | FP_USES_BACKEND,
-    .time_divisor = 1.0,
     .directions = 1,
     .default_max = 4 << 20,
 };

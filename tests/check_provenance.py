@@ -43,7 +43,7 @@ def utf8_length(data, i):
 
 
 def text_escape(data):
-    """The text escaping documented in common/escape.h."""
+    """The text escaping documented in base/escape.h."""
     out, i = [], 0
     while i < len(data):
         n = utf8_length(data, i)

@@ -55,7 +55,7 @@ def main():
     expect("6 values: ranks 1..6 (96.9%)", fc.median_ci_ranks(6) == (1, 6))
     expect("9 values: ranks 2..8 (96.1%)", fc.median_ci_ranks(9) == (2, 8)
            and abs(fc.rank_coverage(9, 2) - (1 - 2 * 10 / 512)) < 1e-12)
-    # The in-run CI's ranks (common/stats.c) for n = 100: 40..61.
+    # The in-run CI's ranks (engine/stats.c) for n = 100: 40..61.
     expect("100 values: ranks 40..61 as the programs", fc.median_ci_ranks(100) == (40, 61))
     cell = fc.between_launches([(1.0, 0.9, 1.1), (3.0, 2.9, 3.1), (2.0, 1.9, 2.1)])
     expect("median, min..max, disagreement", (cell["value"], cell["ci_lo"], cell["ci_hi"], cell["disagree"])

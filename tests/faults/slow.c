@@ -38,7 +38,7 @@
 #include <string.h>
 #include <time.h>
 
-#define TAG_DATA 1 /* FP_TAG_DATA of common/comm.h */
+#define TAG_DATA 1 /* FP_TAG_DATA of engine/comm.h */
 #define MAX_TRACKED 4096
 
 enum { AS_SENDER, AS_RECEIVER, AS_LINK };
@@ -124,7 +124,7 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
-/* The world rank of `source` in comm. The programs talk on MPI_COMM_WORLD itself (common/run.c),
+/* The world rank of `source` in comm. The programs talk on MPI_COMM_WORLD itself (engine/run.c),
  * the fast path; any other communicator is translated on each post, uncached, because a freed
  * communicator's handle may come back as another one. */
 static int world_rank(int source, MPI_Comm comm)

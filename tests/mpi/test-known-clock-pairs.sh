@@ -19,8 +19,8 @@ T=4 S=1 N=3 E=3 D=15 # the slow rank: (T + S + D) / (T + S) = 4 x the median sam
 SAMPLES=3 # a multiple of N
 SIZE=4096 WINDOW=4
 # The tag of an acknowledgement or pong: FP_TAG_ACK of the kernels.
-TAG=$(sed -n 's/.*FP_TAG_ACK = \([0-9]*\).*/\1/p' "$FABPERF_TESTS_DIR/../common/comm.h")
-[ -n "$TAG" ] || { echo "no FP_TAG_ACK in common/comm.h"; exit 99; } # every receive would step
+TAG=$(sed -n 's/.*FP_TAG_ACK = \([0-9]*\).*/\1/p' "$FABPERF_TESTS_DIR/../engine/comm.h")
+[ -n "$TAG" ] || { echo "no FP_TAG_ACK in engine/comm.h"; exit 99; } # every receive would step
 
 # run_known NP SLOW PROGRAM [ARGS...]: PROGRAM on NP ranks under the known clock; rank SLOW (none
 # when empty) D us slower per step.

@@ -166,6 +166,8 @@ check "--title sets the title" holds "$work/title.html" 'text.startswith("fabric
 "$PYTHON3" "$tests/report/derive.py" assumed "$golden" "$work/assumed" 100
 run_report "$work/assumed" -o "$work/assumed.html"
 check "derived folder: exit 0" rc_is 0
+check "six launches: line rate and efficiency are the medians over launches (17.5 Gb/s, 15.0%), not means" \
+    holds "$work/assumed.html" 'all((r["cells"][8], r["cells"][9]) == ("17.50", "15.0%") for r in rows(config("shm", "fabperf_latency") + "-sizes"))'
 check "derived page parses as HTML5, every link resolves, the heatmap is one embedded PNG" \
     holds "$work/assumed.html" 'set(fragments) <= ids and not external and len(images) == 1
         and images[0].startswith("data:image/png;base64,")'

@@ -1,4 +1,4 @@
-/* The adaptive stopping rule (common/adaptive.c), run on simulated samples with the real interval
+/* The adaptive stopping rule (engine/adaptive.c), run on simulated samples with the real interval
  * code: the reported 95% interval of the median must cover the true median in >= 95% of runs.
  * The first-checkpoint rule that this replaced is simulated alongside: it covered less (its
  * figure is printed), which is why the rule reports samples taken after the decision. */

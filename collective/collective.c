@@ -1,14 +1,8 @@
-/* Collectives: element types, reduction ops, busbw and validation data. */
+/* Collectives: the backends, reduction ops, busbw and validation data. */
 #include "collective.h"
 
 #include <math.h>
 #include <string.h>
-
-const fp_type_info_t fp_types[FP_TYPE_COUNT] = {
-    [FP_TYPE_FLOAT] = {"float", 4},   [FP_TYPE_DOUBLE] = {"double", 8},
-    [FP_TYPE_INT32] = {"int32", 4},   [FP_TYPE_INT64] = {"int64", 8},
-    [FP_TYPE_HALF] = {"half", 2},     [FP_TYPE_BFLOAT16] = {"bfloat16", 2},
-};
 
 const fp_coll_ops_t *const fp_coll_backends[FP_BACKEND_COUNT] = {
     [FP_BACKEND_MPI] = &fp_coll_mpi,

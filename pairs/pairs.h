@@ -120,6 +120,8 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
 int fp_pairs_matrix_open(fp_pairs_matrix_t *m, size_t n, const size_t *shifts, size_t nshifts, int with_cells);
 void fp_pairs_matrix_close(fp_pairs_matrix_t *m);
 fp_cell_t *fp_pairs_matrix_cell(fp_pairs_matrix_t *m, size_t a, size_t b); /* NULL: not stored */
+/* Whether a cell of `samples` samples has a 95% interval of its median (pairs_measure.c). */
+int fp_pairs_cell_has_ci(double samples);
 /* A bound of a cell's interval as printed: NaN (null) where `samples` allow no 95% interval of the
  * median (fewer than 6), since lo..hi then hold the samples' min..max, which the judge still reads. */
 double fp_pairs_shown_bound(double bound, double samples);

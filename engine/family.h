@@ -28,7 +28,8 @@ typedef struct fp_family {
     int (*validate)(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *row);
 } fp_family_t;
 
-/* The families: fp_family_pt2pt (comm.h, pt2pt_run.c), fp_family_coll (collective.h, coll_run.c); their
- * metrics (metric.h) in pt2pt_schema.c and coll_schema.c. */
+/* The families: fp_family_pt2pt (comm.h, pt2pt/pt2pt_run.c), fp_family_coll (collective.h,
+ * collective/coll_run.c), the pairs (pairs.h, pairs/pairs_run.c); their metrics (metric.h) in
+ * pt2pt_schema.c, coll_schema.c and pairs_schema.c. */
 
 #endif

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "error.h"
-#include "options.h"
+#include "units.h"
 
 const char fp_expect_grammar[] =
     "bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES], PCT%line[@SIZES] or uniform[@SIZES] (all-pairs "
@@ -165,26 +165,6 @@ int fp_expect_parse(fp_expect_t *e, const char *text, char *err, size_t errlen)
             return FP_OK;
         p = comma + 1;
     }
-}
-
-int fp_bitrate_parse(const char *text, double *bps)
-{
-    char *end;
-    if (!isdigit((unsigned char)text[0]) && text[0] != '.')
-        return FP_ERR;
-    double v = strtod(text, &end);
-    static const char units[] = "KMGT";
-    const char *u = *end ? strchr(units, toupper((unsigned char)*end)) : NULL;
-    if (u) {
-        v *= pow(1000.0, (double)(u - units + 1));
-        end++;
-    }
-    if (*end && strcmp(end, "bit") && strcmp(end, "b") && strcmp(end, "bps") && strcmp(end, "bit/s"))
-        return FP_ERR;
-    if (!isfinite(v) || v <= 0)
-        return FP_ERR;
-    *bps = v;
-    return FP_OK;
 }
 
 const char *fp_verdict_name(fp_verdict_t v)

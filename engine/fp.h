@@ -1,5 +1,6 @@
 /* fabperf: the types every benchmark program sees (descriptor, parameters, context). Point-to-point
- * moves are in comm.h, everything only collectives use in collective.h. */
+ * moves are in comm.h, everything only collectives use in collective.h, the pairs family's own
+ * in pairs.h. */
 #ifndef FP_H
 #define FP_H
 
@@ -75,7 +76,9 @@ typedef struct fp_params {
     int help, version;
 } fp_params_t;
 
-/* One rank's view of a running benchmark. Kernels move data through comm.h, never directly. */
+/* One rank's view of a running benchmark. Point-to-point kernels move data through comm.h; the
+ * collectives through their library's ops (coll_mpi.c, nccl_backend.c); the pairs family's kernels
+ * call MPI or NCCL themselves (pairs_kernels.c, pairs_nccl.c), since their partners change per round. */
 typedef struct fp_ctx {
     /* Every family. */
     MPI_Comm comm;
@@ -109,7 +112,7 @@ typedef struct fp_bench {
      * (metric.h): fp_metric_latency, fp_metric_bandwidth (comm.h), fp_metric_collective. */
     const struct fp_metric *metric;
     unsigned uses;     /* FP_USES_* */
-    double time_divisor; /* one sample's time per operation: RTT / 2 for latency */
+    double time_divisor; /* point-to-point: one sample's time per operation (RTT / 2 for latency) */
     int directions;      /* bandwidth: 1 (bw) or 2 (bibw) */
     size_t default_max;  /* largest default size */
     /* Receivers of full-size data in a validation round: bit r set = rank r checks rbuf. */

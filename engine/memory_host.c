@@ -1,3 +1,5 @@
+/* Host memory: the kind every build has, and how much of it a rank may use (available memory,
+ * cgroup and rlimit headroom). */
 #include "memory.h"
 
 #include <errno.h>
@@ -38,21 +40,6 @@ const fp_mem_ops_t fp_mem_host = {
     .name = "host", .letter = 'H', .on_device = 0, .in_host_memory = 1, .needs_cuda = 0,
     .alloc = host_alloc, .release = host_release, .available = host_available, .to_host = host_copy, .from_host = host_copy,
 };
-
-const fp_mem_ops_t *const fp_mem_ops[FP_MEM_COUNT] = {
-    [FP_MEM_HOST] = &fp_mem_host,
-    [FP_MEM_PINNED] = &fp_mem_pinned,
-    [FP_MEM_CUDA] = &fp_mem_cuda,
-    [FP_MEM_MANAGED] = &fp_mem_managed,
-};
-
-fp_mem_kind_t fp_mem_kind_of(char letter)
-{
-    for (int k = 0; k < FP_MEM_COUNT; k++)
-        if (fp_mem_ops[k]->letter == letter)
-            return (fp_mem_kind_t)k;
-    return FP_MEM_COUNT;
-}
 
 size_t fp_mem_host_available(void)
 {

@@ -1,3 +1,5 @@
+/* The options of every program: one table (name, type, range, default, help) drives parsing,
+ * range checks and --help. Over 400 lines because the table is: each option is its one entry. */
 #include "options.h"
 
 #include "collective.h"
@@ -134,60 +136,6 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             *p = '?';
     return FP_ERR;
-}
-
-int fp_size_parse(const char *text, size_t *bytes, char *err, size_t errlen)
-{
-    const char *p = text;
-    if (!isdigit((unsigned char)*p))
-        return fail(err, errlen, "'%s' is not a size", text);
-    unsigned long long value = 0;
-    for (; isdigit((unsigned char)*p); p++) {
-        unsigned digit = (unsigned)(*p - '0');
-        if (value > (ULLONG_MAX - digit) / 10)
-            return fail(err, errlen, "'%s' overflows", text);
-        value = value * 10 + digit;
-    }
-    unsigned shift = 0;
-    switch (toupper((unsigned char)*p)) {
-    case 'K': shift = 10; break;
-    case 'M': shift = 20; break;
-    case 'G': shift = 30; break;
-    case 'T': shift = 40; break;
-    case '\0': break;
-    default: return fail(err, errlen, "'%s' has an unknown suffix (use K, M, G or T)", text);
-    }
-    if (shift) {
-        p++;
-        if (toupper((unsigned char)*p) == 'I')
-            p++;
-        if (toupper((unsigned char)*p) == 'B')
-            p++;
-        if (*p)
-            return fail(err, errlen, "'%s' has trailing characters", text);
-    }
-    if (shift && value > (ULLONG_MAX >> shift))
-        return fail(err, errlen, "'%s' overflows", text);
-    value <<= shift;
-    if (value > SIZE_MAX)
-        return fail(err, errlen, "'%s' overflows", text);
-    *bytes = (size_t)value;
-    return FP_OK;
-}
-
-void fp_size_format(size_t bytes, char *out, size_t outlen)
-{
-    static const char suffix[] = "KMGT";
-    int unit = -1;
-    size_t value = bytes;
-    while (value >= 1024 && value % 1024 == 0 && unit < 3) {
-        value /= 1024;
-        unit++;
-    }
-    if (unit < 0)
-        snprintf(out, outlen, "%zu", bytes);
-    else
-        snprintf(out, outlen, "%zu%c", value, suffix[unit]);
 }
 
 static void option_name(const fp_option_t *o, char *out, size_t outlen)

@@ -1,5 +1,6 @@
 /* The screen of a pair matrix: its median polish, the noise of one cell, and which node, round
- * and link effects are material and significant (see outlier.h). */
+ * and link effects are material and significant (see outlier.h). One statistical procedure whose
+ * steps share the judge's state: kept in one file of about 560 lines rather than split mid-way. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

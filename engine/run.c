@@ -1,4 +1,6 @@
-/* fp_main: options, set-up, the size sweep and the report. */
+/* fp_main: options, set-up, the size sweep and the report, in steps (step_*), with the results
+ * file's life (temporary, cut short, renamed) beside them. About 460 lines: the steps read in
+ * order here, each under 60 lines. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

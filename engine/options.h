@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "fp.h"
+#include "units.h" /* fp_size_parse, fp_size_format: the options' units */
 
 typedef enum {
     FP_OPT_FLAG,   /* no value; sets an int to 1 */
@@ -43,10 +44,5 @@ extern const size_t fp_option_count;
 int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t *params,
                      char *err, size_t errlen);
 void fp_options_help(const fp_bench_t *bench, FILE *out);
-
-/* "4K" -> 4096. Returns FP_OK or FP_ERR with the reason in err. */
-int fp_size_parse(const char *text, size_t *bytes, char *err, size_t errlen);
-/* 4096 -> "4K" (exact binary suffix where one fits). */
-void fp_size_format(size_t bytes, char *out, size_t outlen);
 
 #endif

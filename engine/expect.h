@@ -16,6 +16,8 @@
 
 #include <stddef.h>
 
+#include "units.h" /* fp_bitrate_parse: the line rate of %line terms */
+
 #define FP_EXPECT_MAX 16 /* at most the bits of an unsigned (fp_expect_applies) */
 
 typedef enum { FP_QTY_LATENCY, FP_QTY_RATE } fp_quantity_t;
@@ -42,10 +44,6 @@ typedef struct fp_expect {
  * and the accepted grammar. */
 int fp_expect_parse(fp_expect_t *e, const char *text, char *err, size_t errlen);
 extern const char fp_expect_grammar[];
-
-/* "100G" -> 1e11 bits/s (suffixes K M G T are powers of 1000; "bit", "b", "bps" may follow).
- * FP_OK or FP_ERR. */
-int fp_bitrate_parse(const char *text, double *bps);
 
 typedef struct {
     fp_verdict_t verdict;
