@@ -80,6 +80,8 @@ void fp_evidence_csv_header(FILE *out);
 void fp_evidence_csv(FILE *out, const fp_evidence_t *ev);
 void fp_evidence_text_header(FILE *out);
 void fp_evidence_text_cells(FILE *out, const fp_evidence_t *ev);
-void fp_evidence_text_lines(FILE *out, size_t size, const fp_evidence_t *ev);
+/* The lines under a text row. The path line only where payload crossed nodes or where it differs
+ * from the last one shown (`shown`, updated): a single-host sweep says it once. */
+void fp_evidence_text_lines(FILE *out, size_t size, const fp_evidence_t *ev, char *shown, size_t shownlen);
 
 #endif

@@ -4,6 +4,7 @@
  * share, bytes, line_rate_gbps, virtual, rate, efficiency}], line_rate_from, nic_verdict, nic_why}
  * or null when off). */
 #include <math.h>
+#include <string.h>
 
 #include "escape.h"
 #include "evidence.h"
@@ -100,14 +101,15 @@ void fp_evidence_text_cells(FILE *out, const fp_evidence_t *ev)
     fprintf(out, "%14s", ev && ev->verdict ? fp_verdict_name(ev->verdict) : "-");
 }
 
-void fp_evidence_text_lines(FILE *out, size_t size, const fp_evidence_t *ev)
+void fp_evidence_text_lines(FILE *out, size_t size, const fp_evidence_t *ev, char *shown, size_t shownlen)
 {
     if (!ev)
         return;
-    if (ev->measured) {
+    if (ev->measured && (ev->payload > 0 || strcmp(shown, ev->summary) != 0)) {
         fprintf(out, "# path %zu: ", size);
         fp_text_string(out, ev->summary);
         fputc('\n', out);
+        snprintf(shown, shownlen, "%s", ev->summary);
     }
     if (ev->measured && ev->verdict && ev->line_rate_bps <= 0 && ev->path_line_rate_from[0]) {
         fprintf(out, "# line rate %zu: ", size); /* why Eff% is empty */

@@ -86,7 +86,7 @@ static void text_header(FILE *out, const fp_metric_t *metric, int verdicts)
     fputc('\n', out);
 }
 
-static void text_row(FILE *out, const fp_metric_t *metric, const fp_row_t *row, int verdicts)
+static void text_row(FILE *out, const fp_metric_t *metric, const fp_row_t *row, int verdicts, char *path_shown)
 {
     const fp_column_t *const *cols = metric->columns;
     int grouped = metric->text_style == FP_TEXT_GROUPED;
@@ -117,7 +117,7 @@ static void text_row(FILE *out, const fp_metric_t *metric, const fp_row_t *row, 
     if (verdicts)
         fp_evidence_text_cells(out, row->evidence);
     fputc('\n', out);
-    fp_evidence_text_lines(out, row->size, row->evidence);
+    fp_evidence_text_lines(out, row->size, row->evidence, path_shown, FP_REPORT_PATH_SHOWN);
 }
 
 /* ---- CSV and JSON ---- */
@@ -222,6 +222,7 @@ void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_met
     r->total = 0;
     r->counted = 0;
     r->wrong_total = 0;
+    r->path_shown[0] = '\0';
     switch (format) {
     case FP_FORMAT_TEXT:
         text_meta(out, meta);
@@ -270,7 +271,7 @@ void fp_report_row(fp_report_t *r, const fp_row_t *row)
     if (r->format == FP_FORMAT_TEXT && meta->layout != FP_LAYOUT_FULL)
         fp_compat_row(r->out, meta, row);
     else if (r->format == FP_FORMAT_TEXT)
-        text_row(r->out, meta->metric, row, meta->verdict_columns);
+        text_row(r->out, meta->metric, row, meta->verdict_columns, r->path_shown);
     else
         data_row(r->out, meta, row, r->format == FP_FORMAT_JSON);
     fflush(r->out);

@@ -95,6 +95,8 @@ typedef struct fp_row {
     const void *family;  /* collectives: fp_coll_row_t (collective.h); NULL otherwise */
 } fp_row_t;
 
+#define FP_REPORT_PATH_SHOWN 512
+
 typedef struct fp_report {
     FILE *out;
     fp_format_t format;
@@ -104,6 +106,7 @@ typedef struct fp_report {
     double total;
     long counted;
     long wrong_total; /* wrong bytes or elements over the rows */
+    char path_shown[FP_REPORT_PATH_SHOWN]; /* text: the last path line printed ("" none yet) */
 } fp_report_t;
 
 /* Gives OUT a buffer that holds whole records, before anything is written to it: the report

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "collective.h"
+#include "evidence.h"
 #include "comm.h"
 #include "metric.h"
 #include "pairs.h"
@@ -353,6 +354,51 @@ static void records_leave_whole(void)
     CHECK(chunks_cut == 0);
 }
 
+/* Path lines in text: a single-host sweep says its path once, and again only where it changes;
+ * where payload crossed nodes, under every row. */
+static int path_lines(const double *payloads, const char *const *summaries, int rows)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    fp_meta_t meta;
+    fp_report_t report;
+    fp_row_t row;
+    fp_evidence_t ev[8];
+    meta_init(&meta, LATENCY);
+    fp_report_begin(&report, out, FP_FORMAT_TEXT, &meta);
+    for (int i = 0; i < rows; i++) {
+        row_init(&row, (size_t)1 << i, 1, 0);
+        memset(&ev[i], 0, sizeof ev[i]);
+        ev[i].measured = 1;
+        ev[i].payload = payloads[i];
+        ev[i].nnodes = payloads[i] > 0 ? 2 : 1;
+        snprintf(ev[i].summary, sizeof ev[i].summary, "%s", summaries[i]);
+        row.evidence = &ev[i];
+        fp_report_row(&report, &row);
+    }
+    fp_report_end(&report, "complete", 0);
+    fclose(out);
+    int count = 0;
+    for (const char *p = text; (p = strstr(p, "# path ")); p++)
+        count++;
+    free(text);
+    return count;
+}
+
+static void path_once(void)
+{
+    static const char *const local[] = {"no inter-node payload", "no inter-node payload", "no inter-node payload",
+                                        "no inter-node payload; NICs that moved anyway: lo@vm 1.2 MB",
+                                        "no inter-node payload"};
+    static const double none[] = {0, 0, 0, 0, 0};
+    CHECK(path_lines(none, local, 3) == 1);
+    CHECK(path_lines(none, local, 5) == 3); /* once, then each change: 4th differs, 5th back */
+    static const char *const crossed[] = {"vm-a eth0 100%", "vm-a eth0 100%", "vm-a eth0 100%"};
+    static const double moved[] = {8, 16, 32};
+    CHECK(path_lines(moved, crossed, 3) == 3);
+}
+
 int main(void)
 {
     render("latency.txt", LATENCY, FP_FORMAT_TEXT);
@@ -372,5 +418,6 @@ int main(void)
     render_new_metric();
     render_msgrate_metric();
     records_leave_whole();
+    path_once();
     return CHECK_DONE();
 }
