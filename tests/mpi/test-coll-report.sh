@@ -30,6 +30,27 @@ for program in allreduce allgather reduce_scatter bcast reduce alltoall; do
         "rows and all(r['count'] == r['size'] // 4 // $per for r in rows)"
 done
 
+# One rank: nothing crosses, and fabperf's own columns say n/a; nccl-tests prints its formula's
+# numbers there (algbw = size / time, busbw = algbw x 2(n-1)/n = 0), and so does its layout.
+run_job 1 sm fabperf_allreduce -m 1K:64K -f 4 -i 20 -x 2 --layout nccl-tests
+check "allreduce np=1 --layout nccl-tests: numbers where nccl-tests prints numbers" layouts nccl-tests "$work/out"
+check "allreduce np=1 --layout nccl-tests: algbw = size / time, busbw 0 (both variants)" "$PYTHON3" -c '
+import sys
+bad = []
+for line in open(sys.argv[1]):
+    if line.startswith("#") or not line.strip():
+        continue
+    f = line.split()
+    size = int(f[0])
+    for t, alg, bus in ((f[5], f[6], f[7]), (f[9], f[10], f[11])):
+        # the time as printed (2, 1 or 0 decimals) bounds the algbw it came from
+        half = 0.5 * 10 ** -(len(t.split(".")[1]) if "." in t else 0)
+        low, high = size / (float(t) + half) / 1e3, size / max(float(t) - half, 1e-9) / 1e3
+        if not low - 0.006 <= float(alg) <= high + 0.006 or float(bus) != 0:
+            bad.append(line.rstrip())
+print("\n".join(bad))
+sys.exit(1 if bad else 0)' "$work/out"
+
 FABPERF_BIN=$FABPERF_PT2PT_BIN
 run_job 2 sm fabperf_latency -m 1:1K -i 200 -x 10 --layout osu
 check "latency --layout osu: OSU's '# Size  Latency (us)' rows" layouts osu "$work/out" "Latency (us)"
