@@ -1,6 +1,6 @@
 #!/bin/sh
 # How long a rejected command line takes, against a clean launch, on 2 ranks over shared memory:
-# the figure behind the README's sentence on hostile input (tests/mpi/test-hostile-input.sh only
+# the figure behind docs/tests.md's sentence on hostile input (tests/mpi/test-hostile-input.sh only
 # asserts that a rejection ends). The options are judged before MPI starts, so a rejection costs
 # the launcher's start-up and the second a silent rank waits for rank 0 to speak
 # (engine/guard.c). Rejected and clean launches alternate, ROUNDS times each; printed: median,

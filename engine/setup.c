@@ -56,7 +56,7 @@ static int placement_check(const fp_run_t *run, char *err, size_t errlen)
     }
     if (any_device && run->mpi_moves_device_data && !p->staging && strcmp(run->meta.cuda_aware, "no") == 0) {
         snprintf(err, errlen, "placement %c %c: this MPI is not CUDA-aware (%s); build one with "
-                 "scripts/build-cuda-aware-mpi.sh (see README), or add --staging to copy through "
+                 "scripts/build-cuda-aware-mpi.sh (see docs/gpu.md), or add --staging to copy through "
                  "pinned host buffers", p->placement[0], p->placement[1], run->meta.mpi_library);
         return FP_ERR;
     }

@@ -1,6 +1,6 @@
 /* Rank 0's store of a sweep's cells and its records: per round as it finishes, the matrix, the
  * findings and the failed thresholds, in text (comment lines) and JSON Lines. CSV keeps the rows
- * only. The records are described in README ("All-pairs records"). */
+ * only. The records are described in docs/pairs.md ("All-pairs records"). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

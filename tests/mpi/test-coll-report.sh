@@ -2,7 +2,7 @@
 # What the collectives' results say: exact OSU and nccl-tests layouts (--layout), nccl-tests'
 # per-rank count, an interval only where the samples give one, enough samples for it, the timed
 # count in the header, no bandwidth where no data moved, "Out of bounds" only when checked, and
-# the default sizes that --help and README state.
+# the default sizes that --help and docs/running.md state.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 FABPERF_BIN=${FABPERF_COLL_BIN:?run through make check}
@@ -90,13 +90,13 @@ run_job 1 sm fabperf_allreduce -m 1K:1K -i 20 -x 2
 check "np=1 text: header says no data crosses, row prints n/a" sh -c \
     "grep -q '^# busbw: n/a with n = 1 (no data crosses between ranks)' '$work/out' && grep -E '^ +1024 ' '$work/out' | awk '{exit !(\$8 == \"n/a\" && \$11 == \"n/a\" && \$12 == \"n/a\")}'"
 
-# Default sizes: --help and README say the same, and it is OSU's (1 MiB collectives, 4 MiB
-# point-to-point).
-readme=$FABPERF_TESTS_DIR/../README.md
+# Default sizes: --help and docs/running.md say the same, and it is OSU's (1 MiB collectives,
+# 4 MiB point-to-point).
+options_doc=$FABPERF_TESTS_DIR/../docs/running.md
 check "--help of every collective: -m default 1:1M" sh -c \
     "for p in allreduce allgather reduce_scatter bcast reduce alltoall; do '$FABPERF_BIN/fabperf_'\$p --help | grep -q 'default: 1:1M' || exit 1; done"
 check "--help of latency: -m default 1:4M" sh -c "'$FABPERF_PT2PT_BIN/fabperf_latency' --help | grep -q 'default: 1:4M'"
 # shellcheck disable=SC2016 # backquotes of Markdown, not expansions
-check "README's option table: 1:4M point-to-point, 1:1M collectives" \
-    grep -q '^| `-m, --message-size \[MIN:\]MAX` | .* | `1:4M` (point-to-point), `1:1M` (collectives) |$' "$readme"
+check "docs/running.md's option table: 1:4M point-to-point, 1:1M collectives" \
+    grep -q '^| `-m, --message-size \[MIN:\]MAX` | .* | `1:4M` (point-to-point), `1:1M` (collectives) |$' "$options_doc"
 finish

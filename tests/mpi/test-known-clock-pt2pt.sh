@@ -3,9 +3,10 @@
 # (tests/faults/known_clock.c): every step of rank 0's clock (the senders' clocks for mbw_mr) is
 # T + j*S for j = 0..N-1, the last one E more, so the samples, and from them every column in text,
 # CSV and JSON, OSU's layout, the median's interval, batch means, the adaptive rule's sample count
-# and --expect's verdicts, have one value, computed here from the programs' definitions (README):
-# latency = round trip / 2, bw = window x size per step (MB/s = bytes per us), bibw twice that,
-# mbw_mr the pairs' sum over the senders' mean time. E makes mean and median differ.
+# and --expect's verdicts, have one value, computed here from the programs' definitions
+# (docs/running.md): latency = round trip / 2, bw = window x size per step (MB/s = bytes per us),
+# bibw twice that, mbw_mr the pairs' sum over the senders' mean time. E makes mean and median
+# differ.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 : "${FABPERF_KNOWN_CLOCK_LIB:?run through make check}" "${FABPERF_PAIRS_BIN:?}"

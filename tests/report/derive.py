@@ -3,7 +3,7 @@
 
   derive.py assumed GOLDEN OUT [NODES]
       GOLDEN plus what the programs do not write yet, in the formats fabperf-report assumes
-      (README, "HTML report"): verdict, threshold, line rate, efficiency and path evidence in the
+      (docs/report.md): verdict, threshold, line rate, efficiency and path evidence in the
       tcp bandwidth rows, an all-pairs file with a NODES x NODES matrix (8), and
       four damaged copies of a real result: cut mid-line, empty, not JSON, and the
       temporary file of a launch killed before it renamed it (no end line).
