@@ -135,3 +135,33 @@ void fp_csv_field(FILE *out, const char *s)
     if (quoted)
         fputc('"', out);
 }
+
+/* Prints `text` from the current column `column` on (a space first), in lines of at most 80
+ * columns: a word that would pass column 80 starts a new line indented to `indent`. '\a' is a
+ * space that never breaks ("[default:\aauto]" stays together). */
+void fp_text_wrapped(FILE *out, const char *text, int column, int indent)
+{
+    int fresh = 0; /* at the start of a continuation line: no space before the word */
+    while (*text) {
+        while (*text == ' ')
+            text++;
+        size_t word = strcspn(text, " ");
+        if (!word)
+            break;
+        if (!fresh && column + 1 + (int)word > 80 && column > indent) {
+            fprintf(out, "\n%*s", indent, "");
+            column = indent;
+            fresh = 1;
+        }
+        if (!fresh) {
+            fputc(' ', out);
+            column++;
+        }
+        for (size_t k = 0; k < word; k++)
+            fputc(text[k] == '\a' ? ' ' : text[k], out);
+        column += (int)word;
+        text += word;
+        fresh = 0;
+    }
+    fputc('\n', out);
+}

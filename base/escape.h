@@ -32,4 +32,8 @@ void fp_csv_field(FILE *out, const char *s);
  * (overlong forms, surrogates and code points above U+10FFFF are not valid). */
 int fp_utf8_length(const unsigned char *s);
 
+/* Help text: `text` from column `column` on (a space first), in lines of at most 80 columns,
+ * continuation lines indented to `indent`; ends the line. '\a' is a space that never breaks. */
+void fp_text_wrapped(FILE *out, const char *text, int column, int indent);
+
 #endif

@@ -3,6 +3,7 @@
 #include "options.h"
 
 #include "collective.h"
+#include "escape.h"
 #include "metric.h"
 #include "nic_expect.h"
 #include "plan.h"
@@ -480,26 +481,30 @@ void fp_options_help(const fp_bench_t *bench, FILE *out)
         const fp_option_t *o = &fp_options[i];
         if (o->needs & ~bench->uses)
             continue;
-        char left[64];
+        char left[64], text[512], fallback[96] = "";
         if (o->short_name)
             snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->long_name, o->metavar ? " " : "",
                      o->metavar ? o->metavar : "");
         else
             snprintf(left, sizeof left, "    --%s%s%s", o->long_name, o->metavar ? " " : "", o->metavar ? o->metavar : "");
-        fprintf(out, "  %-28s %s", left, o->help);
         if (o->type == FP_OPT_RANGE)
-            fprintf(out, " [default: 1:%s]", max);
+            snprintf(fallback, sizeof fallback, " [default:\a1:%s]", max);
         else if (o->offset == FIELD(iterations) && o->default_text)
-            fprintf(out, " [default: OSU's, %ld up to 8K, %ld above]", osu->iterations[0], osu->iterations[1]);
+            snprintf(fallback, sizeof fallback, " [default:\aOSU's, %ld up to 8K, %ld above]", osu->iterations[0],
+                     osu->iterations[1]);
         else if (o->offset == FIELD(warmup) && o->default_text)
-            fprintf(out, " [default: OSU's, %ld up to 8K, %ld above]", osu->warmup[0], osu->warmup[1]);
+            snprintf(fallback, sizeof fallback, " [default:\aOSU's, %ld up to 8K, %ld above]", osu->warmup[0],
+                     osu->warmup[1]);
         else if (o->default_text)
-            fprintf(out, " [default: %s]", o->default_text);
-        fputc('\n', out);
+            snprintf(fallback, sizeof fallback, " [default:\a%s]", o->default_text);
+        snprintf(text, sizeof text, "%s%s", o->help, fallback);
+        fprintf(out, "  %-28s", left);
+        fp_text_wrapped(out, text, 2 + ((int)strlen(left) > 28 ? (int)strlen(left) : 28), 31);
     }
-    fprintf(out, "\nExit status: 0 success, 1 validation failure, runtime error or timeout, 2 bad usage,\n"
-                 "3 a failed expectation (--expect, --expect-nic), 4 an inconclusive --expect and none failed\n"
-                 "(--inconclusive fail: 3, pass: 0; either way one line on standard error says so).\n"
-                 "A run cut short (--timeout, a failed peer, a stopped job) still leaves its rows and, in\n"
-                 "text and json, an end line saying why; --output FILE is renamed into place only then.\n");
+    fprintf(out, "\nExit status: 0 success; 1 validation failure, runtime error or timeout;\n"
+                 "2 bad usage; 3 a failed expectation (--expect, --expect-nic); 4 an inconclusive\n"
+                 "--expect and none failed (--inconclusive fail: 3, pass: 0; either way one line\n"
+                 "on standard error says so). A run cut short (--timeout, a failed peer, a stopped\n"
+                 "job) still leaves its rows and, in text and json, an end line saying why;\n"
+                 "--output FILE is renamed into place only then.\n");
 }

@@ -6,7 +6,7 @@ static const fp_pairs_t all_bw = {.pattern = FP_PAIRS_ALL, .quantity = FP_QTY_RA
 
 static const fp_bench_t allpairs = {
     .name = "allpairs",
-    .title = "All-Pairs Bandwidth (a window to each partner and its ack; the sweep line says how pairs are chosen)",
+    .title = "All-Pairs Bandwidth (a window to each partner and its ack; pairs: see sweep)",
     .sample_text = "per rank and round: batch of windows to its partner; one operation = a window and its "
                    "1-byte ack; a cell = the sender's median",
     .family = &fp_family_pairs,

@@ -6,7 +6,7 @@ static const fp_pairs_t all_lat = {.pattern = FP_PAIRS_ALL, .quantity = FP_QTY_L
 
 static const fp_bench_t allpairs_lat = {
     .name = "allpairs_lat",
-    .title = "All-Pairs Latency (a ping to each partner and its pong; the sweep line says how pairs are chosen)",
+    .title = "All-Pairs Latency (a ping to each partner and its pong; pairs: see sweep)",
     .sample_text = "per rank and round: batch of ping-pongs with its partner; a cell = half the sender's "
                    "median round trip",
     .family = &fp_family_pairs,

@@ -5,7 +5,7 @@ static const fp_pairs_t multi = {.pattern = FP_PAIRS_MULTI, .quantity = FP_QTY_R
 
 static const fp_bench_t mbw_mr = {
     .name = "mbw_mr",
-    .title = "Multiple Bandwidth / Message Rate Test (rank i < n/2 sends windows to rank i + n/2)",
+    .title = "Multiple Bandwidth / Message Rate Test (rank i < n/2 sends to rank i + n/2)",
     .sample_text = "batch of windows per sender; one operation = a window and its 1-byte ack; a sample "
                    "is the mean of the senders' times (osu_mbw_mr's)",
     .family = &fp_family_pairs,

@@ -1,6 +1,8 @@
 /* fabperf_preflight's options: few, and none shared with the benchmarks but --format and --output. */
 #include "options.h"
 
+#include "escape.h"
+
 #include <string.h>
 
 static const struct {
@@ -81,17 +83,18 @@ int pf_options_parse(int argc, char **argv, pf_options_t *opts, char *err, size_
 
 void pf_options_help(FILE *out)
 {
-    fprintf(out, "Usage: fabperf_preflight [OPTIONS]   (one rank per node: mpirun --map-by node, srun "
-                 "--ntasks-per-node=1)\nGathers each node's fabric, GPU and kernel facts, prints one table "
-                 "and a line per finding.\n\n");
+    fprintf(out, "Usage: fabperf_preflight [OPTIONS]\n"
+                 "Gathers each node's fabric, GPU and kernel facts: a table, a line per finding.\n"
+                 "One rank per node: mpirun --map-by node, or srun --ntasks-per-node=1.\n\n");
     for (int o = 0; o < N_OPTIONS; o++) {
         char left[40];
         snprintf(left, sizeof left, "--%s%s%s", options[o].name, options[o].metavar ? " " : "",
                  options[o].metavar ? options[o].metavar : "");
-        fprintf(out, "  %-20s %s\n", left, options[o].help);
+        fprintf(out, "  %-20s", left);
+        fp_text_wrapped(out, options[o].help, 2 + ((int)strlen(left) > 20 ? (int)strlen(left) : 20), 23);
     }
-    fprintf(out, "\nExit status: 0 no failure (warnings allowed), 1 a check failed or a runtime error, "
-                 "2 bad usage.\n");
+    fprintf(out, "\nExit status: 0 no failure (warnings allowed), 1 a check failed or a runtime\n"
+                 "error, 2 bad usage.\n");
 }
 
 int pf_expand_root(const char *pattern, int rank, const char *host, char *out, size_t len)

@@ -73,3 +73,15 @@ sys.exit(0 if ok else 1)' "$1" "$2"
 check_output() {
     "$PYTHON3" "$FABPERF_TESTS_DIR/check_output.py" "$@"
 }
+
+# help_unwrapped FILE: a --help text with each option's continuation lines (indented past the
+# option column) joined to their first line, so that one grep sees an option's whole help.
+help_unwrapped() {
+    awk 'NR > 1 && substr($0, 1, 20) == "                    " { sub(/^ +/, " "); line = line $0; next }
+         { if (NR > 1) print line; line = $0 } END { print line }' "$1"
+}
+
+# help_has REGEX: the --help text in $work/out, unwrapped, has a line matching REGEX.
+help_has() {
+    help_unwrapped "$work/out" | grep -q -- "$1"
+}

@@ -36,6 +36,7 @@ for path in "$FABPERF_PT2PT_BIN"/fabperf_* "$FABPERF_COLL_BIN"/fabperf_* "$FABPE
     check "$program: man page built" [ -s "$page" ]
     check "$program: NAME names the program and its title" names_title "$page" "$program - $title"
     check "$program: the page documents every option of --help" page_documents "$page" "$dir/$program"
+    check "$program: --help fits 80 columns" sh -c "'$dir/$program' --help | awk 'length(\$0) > 80 { print; bad = 1 } END { exit bad }'"
 done
 tools=$(dirname "$FABPERF_PT2PT_BIN")/tools
 for command in "$FABPERF_COMPARE" "$FABPERF_REPORT" "$FABPERF_RAILS_TOOL" "$FABPERF_HEATMAP"; do

@@ -152,6 +152,9 @@ all|--timeout: missing value|--timeout
 all|--startup-timeout: '0' is out of range (accepted: 1 to 1000000 or auto)|--startup-timeout 0
 all|--startup-timeout: 'soon' is not a whole number|--startup-timeout soon
 all|--startup-timeout: missing value|--startup-timeout
+all|--finalize-timeout: '0' is out of range (accepted: 1 to 1000000 or auto)|--finalize-timeout 0
+all|--finalize-timeout: 'later' is not a whole number|--finalize-timeout later
+all|--finalize-timeout: missing value|--finalize-timeout
 all|-h/--help takes no value|--help=me
 all|-v/--version given twice|-v -v
 all|unknown option '--bogus' (see --help)|--bogus

@@ -61,15 +61,20 @@ check "stuck in MPI_Finalize: the results complete" json_check "$work/out" "end 
 if [ "$FABPERF_MPI_FLAVOR" = mpich ]; then
     check "stuck in MPI_Finalize (MPICH): the launcher passes on the run's status, 3" rc_is 3
 fi
-run_with_fault 2 sm "FP_FINALIZE_HANG=1 FP_FAULT_RANK=1" fabperf_latency -m 8:8 -i 10 -x 1 --finalize-timeout 2
-check "rank 1 alone stuck in MPI_Finalize: ended by the deadline, said (status 0)" \
-    sh -c "[ $rc -ne 124 ] && grep -q 'MPI_Finalize did not return within 2 s (--finalize-timeout); the results are complete: exiting with status 0' '$work/err'"
+# One rank alone stuck: MPICH's launcher ends the job with the run's status. Open MPI 4.1's mpirun
+# can itself hang when one rank has finalized and the other leaves without (it then ignores
+# SIGTERM): not run there.
+if [ "$FABPERF_MPI_FLAVOR" = mpich ]; then
+    run_with_fault 2 sm "FP_FINALIZE_HANG=1 FP_FAULT_RANK=1" fabperf_latency -m 8:8 -i 10 -x 1 --finalize-timeout 2
+    check "rank 1 alone stuck in MPI_Finalize (MPICH): ended by the deadline with status 0, said" \
+        sh -c "[ $rc -eq 0 ] && grep -q 'rank 1: MPI_Finalize did not return within 2 s (--finalize-timeout); the results are complete: exiting with status 0' '$work/err'"
+fi
 run_with_fault 2 sm "FP_FINALIZE_HANG=1" fabperf_latency -m 8:8 -i 10 -x 1 --finalize-timeout 0
 check "--finalize-timeout 0: exit 2, one line with the accepted range" \
     sh -c "[ $rc -eq 2 ] && [ \$(grep -c 'finalize-timeout' '$work/err') -eq 1 ]"
 
 run_job 2 sm fabperf_latency --help
-check "--help documents --timeout and its default" grep -q -- '--timeout SEC.*auto: 60 s + 1 s per 10 MB' "$work/out"
+check "--help documents --timeout and its default" help_has '--timeout SEC.*auto: 60 s + 1 s per 10 MB'
 run_job 2 sm fabperf_latency -m 1:64 -i 10 -x 1 --timeout 30 --format json
 check "a run within --timeout: exit 0, complete" sh -c "[ $rc -eq 0 ] && grep -q '\"status\":\"complete\"' '$work/out'"
 finish

@@ -16,7 +16,7 @@ for program in latency bw bibw allreduce; do
         "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_$program: ' '$work/err') -eq 1 ] && grep -q '^fabperf_$program: --timer cuda: CUDA events time work enqueued on a CUDA stream .*MPI operations are driven by the host' '$work/err'"
 done
 run_job 2 sm fabperf_latency --help
-check "--help: --timer cuda only with --backend nccl" grep -q -- '--timer T .*cuda (CUDA events.*only with --backend nccl)' "$work/out"
+check "--help: --timer cuda only with --backend nccl" help_has '--timer T .*cuda (CUDA events.*only with --backend nccl)'
 
 # A clock of 1 us steps, found by reading it (MPI_Wtick is left alone).
 FABPERF_FAULT_LIB=$FABPERF_CLOCK_FAULT_LIB
