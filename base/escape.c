@@ -1,5 +1,7 @@
 #include "escape.h"
 
+#include "error.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -164,4 +166,16 @@ void fp_text_wrapped(FILE *out, const char *text, int column, int indent)
         fresh = 0;
     }
     fputc('\n', out);
+}
+
+int fp_fail_text(char *err, size_t errlen, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    for (char *p = err; errlen && *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    return FP_ERR;
 }

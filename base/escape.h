@@ -36,4 +36,8 @@ int fp_utf8_length(const unsigned char *s);
  * continuation lines indented to `indent`; ends the line. '\a' is a space that never breaks. */
 void fp_text_wrapped(FILE *out, const char *text, int column, int indent);
 
+/* Formats a message into err (printf-style) on one line, control characters as '?' (messages quote
+ * user input), and returns FP_ERR (-1): the parsers' one-line errors. */
+int fp_fail_text(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 #endif

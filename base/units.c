@@ -11,31 +11,18 @@
 #include <string.h>
 
 #include "error.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    /* Messages quote user input: keep them on one line whatever it holds. */
-    for (char *p = err; errlen && *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
-    return FP_ERR;
-}
+#include "escape.h"
 
 int fp_size_parse(const char *text, size_t *bytes, char *err, size_t errlen)
 {
     const char *p = text;
     if (!isdigit((unsigned char)*p))
-        return fail(err, errlen, "'%s' is not a size", text);
+        return fp_fail_text(err, errlen, "'%s' is not a size", text);
     unsigned long long value = 0;
     for (; isdigit((unsigned char)*p); p++) {
         unsigned digit = (unsigned)(*p - '0');
         if (value > (ULLONG_MAX - digit) / 10)
-            return fail(err, errlen, "'%s' overflows", text);
+            return fp_fail_text(err, errlen, "'%s' overflows", text);
         value = value * 10 + digit;
     }
     unsigned shift = 0;
@@ -45,7 +32,7 @@ int fp_size_parse(const char *text, size_t *bytes, char *err, size_t errlen)
     case 'G': shift = 30; break;
     case 'T': shift = 40; break;
     case '\0': break;
-    default: return fail(err, errlen, "'%s' has an unknown suffix (use K, M, G or T)", text);
+    default: return fp_fail_text(err, errlen, "'%s' has an unknown suffix (use K, M, G or T)", text);
     }
     if (shift) {
         p++;
@@ -54,13 +41,13 @@ int fp_size_parse(const char *text, size_t *bytes, char *err, size_t errlen)
         if (toupper((unsigned char)*p) == 'B')
             p++;
         if (*p)
-            return fail(err, errlen, "'%s' has trailing characters", text);
+            return fp_fail_text(err, errlen, "'%s' has trailing characters", text);
     }
     if (shift && value > (ULLONG_MAX >> shift))
-        return fail(err, errlen, "'%s' overflows", text);
+        return fp_fail_text(err, errlen, "'%s' overflows", text);
     value <<= shift;
     if (value > SIZE_MAX)
-        return fail(err, errlen, "'%s' overflows", text);
+        return fp_fail_text(err, errlen, "'%s' overflows", text);
     *bytes = (size_t)value;
     return FP_OK;
 }

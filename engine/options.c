@@ -125,20 +125,6 @@ const fp_option_t fp_options[] = {
 };
 const size_t fp_option_count = sizeof fp_options / sizeof fp_options[0];
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    /* Messages quote user input: keep them on one line whatever it holds. */
-    for (char *p = err; errlen && *p; p++)
-        if ((unsigned char)*p < 0x20 || *p == 0x7f)
-            *p = '?';
-    return FP_ERR;
-}
-
 static void option_name(const fp_option_t *o, char *out, size_t outlen)
 {
     if (o->short_name)
@@ -205,7 +191,7 @@ static int size_in_range(const fp_option_t *o, const char *text, size_t *bytes, 
     if (fp_size_parse(text, bytes, why, whylen) != FP_OK)
         return FP_ERR;
     if (*bytes < (size_t)o->min || *bytes > (size_t)o->max)
-        return fail(why, whylen, "'%s' is out of range", text);
+        return fp_fail_text(why, whylen, "'%s' is out of range", text);
     return FP_OK;
 }
 
@@ -220,15 +206,15 @@ static int range_store(const fp_option_t *o, const char *value, fp_params_t *par
         char first[64];
         size_t len = (size_t)(colon - value);
         if (len == 0 || len >= sizeof first)
-            return fail(err, errlen, "%s: '%s' has no valid MIN (accepted: %s)", name, value, range);
+            return fp_fail_text(err, errlen, "%s: '%s' has no valid MIN (accepted: %s)", name, value, range);
         memcpy(first, value, len);
         first[len] = '\0';
         if (size_in_range(o, first, &lo, why, sizeof why) != FP_OK)
-            return fail(err, errlen, "%s: %s (accepted: %s)", name, why, range);
+            return fp_fail_text(err, errlen, "%s: %s (accepted: %s)", name, why, range);
         value = colon + 1;
     }
     if (size_in_range(o, value, &hi, why, sizeof why) != FP_OK)
-        return fail(err, errlen, "%s: %s (accepted: %s)", name, why, range);
+        return fp_fail_text(err, errlen, "%s: %s (accepted: %s)", name, why, range);
     params->min_size = lo;
     params->max_size = hi;
     return FP_OK;
@@ -248,12 +234,12 @@ static int number_store(const fp_option_t *o, const char *value, char *field, co
         return FP_OK;
     }
     if (o->type == FP_OPT_LONG && parse_long(value, &whole) != FP_OK)
-        return fail(err, errlen, "%s: '%s' is not a whole number (accepted: %s)", name, value, range);
+        return fp_fail_text(err, errlen, "%s: '%s' is not a whole number (accepted: %s)", name, value, range);
     if (o->type == FP_OPT_DOUBLE && parse_double(value, &real) != FP_OK)
-        return fail(err, errlen, "%s: '%s' is not a number (accepted: %s)", name, value, range);
+        return fp_fail_text(err, errlen, "%s: '%s' is not a number (accepted: %s)", name, value, range);
     double v = o->type == FP_OPT_LONG ? (double)whole : real;
     if (v < o->min || v > o->max)
-        return fail(err, errlen, "%s: '%s' is out of range (accepted: %s)", name, value, range);
+        return fp_fail_text(err, errlen, "%s: '%s' is out of range (accepted: %s)", name, value, range);
     if (o->type == FP_OPT_LONG)
         *(long *)field = whole;
     else
@@ -271,20 +257,20 @@ static int option_store(const fp_option_t *o, const char *value, fp_params_t *pa
     char *field = (char *)params + o->offset;
 
     if (o->type != FP_OPT_FLAG && value[0] == '\0')
-        return fail(err, errlen, "%s: empty value (accepted: %s)", name, range);
+        return fp_fail_text(err, errlen, "%s: empty value (accepted: %s)", name, range);
     switch (o->type) {
     case FP_OPT_FLAG: *(int *)field = 1; return FP_OK;
     case FP_OPT_STRING:
         for (const char *p = value; *p; p++)
             if ((unsigned char)*p < 0x20 || *p == 0x7f)
-                return fail(err, errlen, "%s: '%s' contains a control character (accepted: %s)", name, value, range);
+                return fp_fail_text(err, errlen, "%s: '%s' contains a control character (accepted: %s)", name, value, range);
         *(const char **)field = value;
         return FP_OK;
     case FP_OPT_LONG:
     case FP_OPT_DOUBLE: return number_store(o, value, field, name, range, err, errlen);
     case FP_OPT_SIZE:
         if (size_in_range(o, value, (size_t *)field, why, sizeof why) != FP_OK)
-            return fail(err, errlen, "%s: %s (accepted: %s)", name, why, range);
+            return fp_fail_text(err, errlen, "%s: %s (accepted: %s)", name, why, range);
         return FP_OK;
     case FP_OPT_RANGE: return range_store(o, value, params, name, range, err, errlen);
     case FP_OPT_CHOICE:
@@ -293,19 +279,19 @@ static int option_store(const fp_option_t *o, const char *value, fp_params_t *pa
                 *(int *)field = i;
                 return FP_OK;
             }
-        return fail(err, errlen, "%s: unknown value '%s' (accepted: %s)", name, value, range);
+        return fp_fail_text(err, errlen, "%s: unknown value '%s' (accepted: %s)", name, value, range);
     case FP_OPT_EXPECT: return fp_expect_parse((fp_expect_t *)field, value, err, errlen);
     case FP_OPT_BITRATE:
         if (fp_bitrate_parse(value, (double *)field) != FP_OK || *(double *)field > o->max)
-            return fail(err, errlen, "%s: '%s' is not a line rate (accepted: %s)", name, value, range);
+            return fp_fail_text(err, errlen, "%s: '%s' is not a line rate (accepted: %s)", name, value, range);
         return FP_OK;
     case FP_OPT_PLACEMENT:
         if (strcmp(value, "cuda") != 0)
-            return fail(err, errlen, "%s: unknown accelerator '%s' (accepted: %s)", name, value, range);
+            return fp_fail_text(err, errlen, "%s: unknown accelerator '%s' (accepted: %s)", name, value, range);
         *(int *)field = 1;
         return FP_OK;
     }
-    return fail(err, errlen, "%s: unhandled option type", name);
+    return fp_fail_text(err, errlen, "%s: unhandled option type", name);
 }
 
 static const fp_option_t *option_find(const char *arg, const char **inline_value)
@@ -334,9 +320,9 @@ static int placement_store(const char *arg, int index, fp_params_t *params, char
 {
     static const char letters[] = "HPDM";
     if (index >= 2)
-        return fail(err, errlen, "placement: extra argument '%s' (accepted: two letters of H, P, D, M, e.g. D D)", arg);
+        return fp_fail_text(err, errlen, "placement: extra argument '%s' (accepted: two letters of H, P, D, M, e.g. D D)", arg);
     if (strlen(arg) != 1 || !strchr(letters, toupper((unsigned char)arg[0])))
-        return fail(err, errlen, "placement: '%s' is not a buffer kind (accepted: H host, P pinned host, D device, M managed; two letters, e.g. D D)", arg);
+        return fp_fail_text(err, errlen, "placement: '%s' is not a buffer kind (accepted: H host, P pinned host, D device, M managed; two letters, e.g. D D)", arg);
     params->placement[index] = (char)toupper((unsigned char)arg[0]);
     return FP_OK;
 }
@@ -362,10 +348,10 @@ static int expect_fits(const fp_bench_t *bench, const fp_expect_t *e, char *err,
     for (int i = 0; i < e->count; i++) {
         const fp_expect_term_t *t = &e->terms[i];
         if (t->uniform && !(bench->uses & FP_USES_SWEEP))
-            return fail(err, errlen, "--expect: '%s' applies to the all-pairs sweeps (fabperf_allpairs, "
+            return fp_fail_text(err, errlen, "--expect: '%s' applies to the all-pairs sweeps (fabperf_allpairs, "
                         "fabperf_allpairs_lat), not to fabperf_%s, which measures %s", t->text, bench->name, measures);
         if (!t->uniform && t->quantity != q)
-            return fail(err, errlen, "--expect: '%s' does not apply to fabperf_%s, which measures %s (accepted: %s)",
+            return fp_fail_text(err, errlen, "--expect: '%s' does not apply to fabperf_%s, which measures %s (accepted: %s)",
                         t->text, bench->name, measures, fp_expect_grammar);
     }
     return FP_OK;
@@ -376,10 +362,10 @@ static int expect_fits(const fp_bench_t *bench, const fp_expect_t *e, char *err,
 static int layout_check(const fp_bench_t *bench, const fp_params_t *params, char *err, size_t errlen)
 {
     if (params->layout != FP_LAYOUT_FULL && params->format != FP_FORMAT_TEXT)
-        return fail(err, errlen, "--layout %s applies to --format text (csv and json have every column)",
+        return fp_fail_text(err, errlen, "--layout %s applies to --format text (csv and json have every column)",
                     layout_names[params->layout]);
     if (params->layout == FP_LAYOUT_NCCL_TESTS && !bench->metric->nccl_row)
-        return fail(err, errlen, "--layout nccl-tests applies to the collectives, not to fabperf_%s "
+        return fp_fail_text(err, errlen, "--layout nccl-tests applies to the collectives, not to fabperf_%s "
                     "(accepted: full, osu)", bench->name);
     return FP_OK;
 }
@@ -388,18 +374,18 @@ static int params_finish(fp_params_t *params, const fp_option_t *const *seen, in
                          size_t errlen)
 {
     if (seen[FIELD(step_bytes)] && seen[FIELD(step_factor)])
-        return fail(err, errlen, "-f/--stepfactor and --step-bytes both set the size step: give one");
+        return fp_fail_text(err, errlen, "-f/--stepfactor and --step-bytes both set the size step: give one");
     if (params->min_size > params->max_size)
-        return fail(err, errlen, "-m/--message-size: MIN %zu is larger than MAX %zu (accepted: MIN <= MAX)",
+        return fp_fail_text(err, errlen, "-m/--message-size: MIN %zu is larger than MAX %zu (accepted: MIN <= MAX)",
                     params->min_size, params->max_size);
     if (params->adaptive && seen[FIELD(iterations)])
-        return fail(err, errlen, "-i/--iterations fixes the count, -a/--adaptive decides it: give one");
+        return fp_fail_text(err, errlen, "-i/--iterations fixes the count, -a/--adaptive decides it: give one");
     if (!params->adaptive && (seen[FIELD(ci_target_pct)] || seen[FIELD(time_budget_s)] || seen[FIELD(max_samples)]))
-        return fail(err, errlen, "--ci-target, --time-budget and --max-samples need -a/--adaptive");
+        return fp_fail_text(err, errlen, "--ci-target, --time-budget and --max-samples need -a/--adaptive");
     if (params->backend == FP_BACKEND_NCCL && !seen[FIELD(timer)])
         params->timer = FP_TIMER_CUDA;
     if (npositional == 1)
-        return fail(err, errlen, "placement: one letter given, two needed (sender side first, e.g. D D or H D)");
+        return fp_fail_text(err, errlen, "placement: one letter given, two needed (sender side first, e.g. D D or H D)");
     if (npositional == 0) {
         char side = params->accelerator || params->backend == FP_BACKEND_NCCL ? 'D' : 'H';
         params->placement[0] = params->placement[1] = side;
@@ -424,23 +410,23 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
         const char *value;
         const fp_option_t *o = option_find(arg, &value);
         if (!o)
-            return fail(err, errlen, "unknown option '%s' (see --help)", arg);
+            return fp_fail_text(err, errlen, "unknown option '%s' (see --help)", arg);
         option_name(o, name, sizeof name);
         if (o->needs & ~bench->uses)
-            return fail(err, errlen, "%s does not apply to fabperf_%s", name, bench->name);
+            return fp_fail_text(err, errlen, "%s does not apply to fabperf_%s", name, bench->name);
         if (o->type == FP_OPT_FLAG) {
             if (value)
-                return fail(err, errlen, "%s takes no value (got '%s')", name, value);
+                return fp_fail_text(err, errlen, "%s takes no value (got '%s')", name, value);
         } else if (!value) {
             if (i + 1 >= argc)
-                return fail(err, errlen, "%s: missing value %s", name, o->metavar);
+                return fp_fail_text(err, errlen, "%s: missing value %s", name, o->metavar);
             value = argv[++i];
         }
         if (seen[o->offset] && o->type != FP_OPT_EXPECT) {
             option_name(seen[o->offset], other, sizeof other);
             if (seen[o->offset] == o)
-                return fail(err, errlen, "%s given twice", name);
-            return fail(err, errlen, "%s and %s set the same thing: give one", other, name);
+                return fp_fail_text(err, errlen, "%s given twice", name);
+            return fp_fail_text(err, errlen, "%s and %s set the same thing: give one", other, name);
         }
         seen[o->offset] = o;
         if (o->type == FP_OPT_RANGE)
@@ -452,13 +438,13 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
     if (params->help || params->version)
         return FP_OK;
     if (range_set && minmax_set)
-        return fail(err, errlen, "-m/--message-size and -b/-e both set the size range: give one");
+        return fp_fail_text(err, errlen, "-m/--message-size and -b/-e both set the size range: give one");
     FP_CHECK(expect_fits(bench, &params->expect, err, errlen));
     if (params->expect_nic && !params->path_evidence)
-        return fail(err, errlen, "--expect-nic needs the path evidence: drop --path-evidence off");
+        return fp_fail_text(err, errlen, "--expect-nic needs the path evidence: drop --path-evidence off");
     char nic_err[512];
     if (params->expect_nic && fp_nic_expect_check(params->expect_nic, nic_err, sizeof nic_err) != 0)
-        return fail(err, errlen, "%s", nic_err);
+        return fp_fail_text(err, errlen, "%s", nic_err);
     if (layout_check(bench, params, err, errlen) != FP_OK)
         return FP_ERR;
     return params_finish(params, seen, npositional, err, errlen);
