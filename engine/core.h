@@ -84,5 +84,8 @@ int fp_timer_overhead(fp_run_t *run, double *seconds);
 /* Operations per sample so that a sample lasts >= 100 timer overheads and >= 100 steps of the
  * clock; power of two, <= 1024. */
 long fp_batch_for(double op_seconds, double overhead_seconds, double resolution_seconds);
+/* Whether a size whose own batch is half the previous size's keeps the previous one: only while
+ * its samples (op_seconds x batch) would last less than twice a resolved sample. */
+int fp_batch_keeps_previous(long batch, long previous, double op_seconds, double needed_seconds);
 
 #endif

@@ -110,10 +110,21 @@ static int calibrate(fp_run_t *run, size_t bytes, long *batch)
     }
 }
 
-/* The automatic batch: from the warm-up's median, calibrated against the clock. A batch half the
- * previous size's is not taken (the previous one still gives resolved samples, only longer):
- * noise near a boundary would otherwise alternate neighbouring sizes between two batches, whose
- * statistics are not alike. Larger steps down, and any step up, are taken. */
+/* Whether a size whose own batch is half the previous size's keeps the previous one: only near
+ * the boundary (its samples would last less than FP_STEP_DOWN_MARGIN resolved ones), where noise
+ * would otherwise alternate neighbouring sizes between two batches, whose statistics are not
+ * alike. Past the margin the step down is taken: kept unconditionally, a batch of 2 would stay
+ * for every larger size and halve its samples for nothing. */
+#define FP_STEP_DOWN_MARGIN 2.0
+
+int fp_batch_keeps_previous(long batch, long previous, double op_seconds, double needed_seconds)
+{
+    return batch * 2 == previous && op_seconds * (double)batch < FP_STEP_DOWN_MARGIN * needed_seconds;
+}
+
+/* The automatic batch: from the warm-up's median, calibrated against the clock; a step down
+ * near the boundary is not taken (fp_batch_keeps_previous). Larger steps down, and any step up,
+ * are taken. */
 static int choose_batch(fp_run_t *run, size_t bytes, size_t timed, long *batch)
 {
     double warm = 0.0;
@@ -128,7 +139,8 @@ static int choose_batch(fp_run_t *run, size_t bytes, size_t timed, long *batch)
      * first size, whose warm-up includes the library's connection set-up. */
     if (warm < FP_CALIBRATE_BELOW_S || run->batch_previous == 0)
         FP_CHECK(calibrate(run, bytes, batch));
-    if (*batch * 2 == run->batch_previous)
+    if (fp_batch_keeps_previous(*batch, run->batch_previous, warm,
+                                resolved_sample(run->timer_overhead_s, run->timer_resolution_s)))
         *batch = run->batch_previous;
     run->batch_previous = *batch;
     return FP_OK;

@@ -61,7 +61,7 @@ const fp_option_t fp_options[] = {
     {0, "max-samples", FP_OPT_LONG, FIELD(max_samples), "N", "1000000", 10, 1e8, NULL, NULL, 0,
      "adaptive: most samples stored per size"},
     {0, "batch", FP_OPT_LONG, FIELD(batch), "K", "auto", 1, 1e6, NULL, "auto", 0,
-     "operations per timed sample; auto: a sample lasts >= 100x the timer's cost and >= 100 steps of its clock (doubled where the median sample falls short); never half the previous size's"},
+     "operations per timed sample; auto: a sample lasts >= 100x the timer's cost and >= 100 steps of its clock (doubled where the median sample falls short); kept from the previous size where halving it would leave samples under twice that"},
     {'W', "window", FP_OPT_LONG, FIELD(window), "N", "64", 1, 65536, NULL, NULL, FP_USES_WINDOW,
      "messages in flight per window (bw, bibw)"},
     {0, "backend", FP_OPT_CHOICE, FIELD(backend), "B", "mpi", 0, 0, fp_backend_names, NULL,

@@ -51,7 +51,7 @@ static void describe_rules(fp_run_t *run)
         snprintf(m->batch, sizeof m->batch, "%ld operations per sample", p->batch);
     else
         snprintf(m->batch, sizeof m->batch, "auto: per size, a sample >= 100 timer overheads and clock steps, "
-                 "never half the previous size's%s%s; batch > 1: no min/p99/max/stddev (batch means)",
+                 "halved from the previous size's only beyond twice that%s%s; batch > 1: no min/p99/max/stddev (batch means)",
                  limit && !p->adaptive ? ", " : "", limit && !p->adaptive ? limit : "");
 }
 

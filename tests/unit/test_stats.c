@@ -89,6 +89,15 @@ static void test_batch_rule(void)
      * 5 us one 32, whatever the timer's cost. */
     CHECK(fp_batch_for(0.3e-6, 50e-9, 1e-6) == 512);
     CHECK(fp_batch_for(5e-6, 50e-9, 1e-6) == 32);
+    /* Hysteresis near the boundary only (5 us resolved): 3 us x 1 < 10 us keeps 2; 6 us x 1 and
+     * 100 us x 1 step down to 1, so a batch of 2 is not kept by every larger size; a drop of more
+     * than half, or a step up, is never held back. */
+    CHECK(fp_batch_keeps_previous(1, 2, 3e-6, 5e-6));
+    CHECK(!fp_batch_keeps_previous(1, 2, 12e-6, 5e-6));
+    CHECK(!fp_batch_keeps_previous(1, 2, 100e-6, 5e-6));
+    CHECK(fp_batch_keeps_previous(4, 8, 2e-6, 5e-6));
+    CHECK(!fp_batch_keeps_previous(2, 8, 1e-6, 5e-6));
+    CHECK(!fp_batch_keeps_previous(2, 1, 1e-6, 5e-6));
 }
 
 static void test_unresolved(void)
