@@ -7,7 +7,7 @@ const fp_metric_t fp_metric_latency = {
     .name = "latency",
     .columns = fp_columns_latency,
     .text_style = FP_TEXT_OSU,
-    .osu_heading = "Latency (us)", /* osu_latency */
+    .osu_heading = "Avg Latency(us)", /* osu_latency 7.4 (print_only_header) */
     .quantity = FP_QTY_LATENCY,
     .unit = "us",
     .defaults = {.iterations = {10000, 1000}, .warmup = {100, 10}},

@@ -53,7 +53,7 @@ sys.exit(1 if bad else 0)' "$work/out"
 
 FABPERF_BIN=$FABPERF_PT2PT_BIN
 run_job 2 sm fabperf_latency -m 1:1K -i 200 -x 10 --layout osu
-check "latency --layout osu: OSU's '# Size  Latency (us)' rows" layouts osu "$work/out" "Latency (us)"
+check "latency --layout osu: OSU's '# Size  Avg Latency(us)' rows" layouts osu "$work/out" "Avg Latency(us)"
 run_job 2 sm fabperf_bw -m 1:1K -i 10 -x 2 --layout osu
 check "bw --layout osu: OSU's '# Size  Bandwidth (MB/s)' rows" layouts osu "$work/out" "Bandwidth (MB/s)"
 run_job 2 sm fabperf_latency --layout nccl-tests

@@ -133,8 +133,8 @@ def rows_of(fmt, path):
     rows = []
     for line in body:
         values = [number(v) for v in line.split()[:len(keys)]]
-        if fmt == "osu":  # OSU's exact row: "%-10d%18.2f" (mbw_mr: "%-10d%20.2f%20.2f")
-            width = 20 if prog == "mbw_mr" else 18
+        if fmt == "osu":  # OSU's exact row: "%-10d%18.2f" (mbw_mr: "%-10d%18.2f%18.2f")
+            width = 18
             assert line == "%-10d" % values[0] + "".join("%*.2f" % (width, v) for v in values[1:]), line
         rows.append(dict(zip(keys, values)))
     return rows, 1e-12, 0.005 * (1 + 1e-9)  # two decimals: exact to the printed digit

@@ -33,14 +33,14 @@ check "mbw_mr -c: Fail at 4K with exactly 1 wrong byte, Pass elsewhere" json_che
     "[(r['size'], r['validation'], r['wrong']) for r in rows] == [(1024, 'pass', 0), (2048, 'pass', 0), (4096, 'fail', 1), (8192, 'pass', 0), (16384, 'pass', 0)]"
 
 run_job 4 sm fabperf_mbw_mr -m 1K:4K -i 8 -x 2 -W 16 --layout osu
-check "mbw_mr --layout osu: osu_mbw_mr's header and rows (%-10d%20.2f%20.2f), messages/s = MB/s x 1e6 / size" \
+check "mbw_mr --layout osu: osu_mbw_mr's header and rows (%-10d%18.2f%18.2f), messages/s = MB/s x 1e6 / size" \
     "$PYTHON3" -c '
 import re, sys
 lines = [l.rstrip("\n") for l in open(sys.argv[1]) if not l.startswith("# ") or l.startswith("# Size")]
 head, rows = lines[0], lines[1:]
-ok = head == "%-10s%20s%20s" % ("# Size", "MB/s", "Messages/s") and [int(r[:10]) for r in rows] == [1024, 2048, 4096]
-ok = ok and all(len(r) == 50 and re.fullmatch(r"\s*\d+\.\d\d", r[10:30]) and re.fullmatch(r"\s*\d+\.\d\d", r[30:]) for r in rows)
-ok = ok and all(abs(float(r[30:]) - float(r[10:30]) * 1e6 / int(r[:10])) <= 0.01 + 0.005e6 / int(r[:10]) for r in rows)
+ok = head == "%-10s%18s%18s" % ("# Size", "MB/s", "Messages/s") and [int(r[:10]) for r in rows] == [1024, 2048, 4096]
+ok = ok and all(len(r) == 46 and re.fullmatch(r"\s*\d+\.\d\d", r[10:28]) and re.fullmatch(r"\s*\d+\.\d\d", r[28:]) for r in rows)
+ok = ok and all(abs(float(r[28:]) - float(r[10:28]) * 1e6 / int(r[:10])) <= 0.01 + 0.005e6 / int(r[:10]) for r in rows)
 sys.exit(0 if ok else 1)' "$work/out"
 run_job 2 sm fabperf_mbw_mr -m 1K:2K -i 8 -x 2 --expect 'bw>=1e9@2K' --format json
 check "mbw_mr --expect bw>=1e9@2K: exit 3" rc_is 3
