@@ -38,46 +38,46 @@ VAR_RATES(ip, FP_VAR_IP)
 #define IP "in-place"
 static const fp_column_t ccol_size = {"size", "size", 12, 0, FP_COL_COUNT, fp_get_size, NULL, NULL, NULL, NULL, "(B)", 0};
 static const fp_column_t ccol_count = {"count", "count", 14, 0, FP_COL_COUNT, get_count, NULL, NULL, NULL, NULL, "(elements)", 0};
-static const fp_column_t ccol_type = {"datatype", "type", 10, 0, FP_COL_TEXT, NULL, NULL, NULL, get_type, NULL, NULL, 0};
-static const fp_column_t ccol_redop = {"redop", "redop", 8, 0, FP_COL_TEXT, NULL, NULL, NULL, get_redop, NULL, NULL, 0};
-static const fp_column_t ccol_root = {"root", "root", 8, 0, FP_COL_COUNT, get_root, NULL, NULL, NULL, NULL, NULL, 0};
+static const fp_column_t ccol_type = {"datatype", "type", 10, 0, FP_COL_TEXT, NULL, NULL, NULL, get_type, NULL, NULL, FP_SHOW_FULL};
+static const fp_column_t ccol_redop = {"redop", "redop", 8, 0, FP_COL_TEXT, NULL, NULL, NULL, get_redop, NULL, NULL, FP_SHOW_FULL};
+static const fp_column_t ccol_root = {"root", "root", 8, 0, FP_COL_COUNT, get_root, NULL, NULL, NULL, NULL, NULL, FP_SHOW_FULL};
 #define VAR_COLUMNS(v, G)                                                                          \
     static const fp_column_t ccol_##v##_time = {#v "_p50_us", "time", 9, 2, FP_COL_TIME, get_##v##_p50, NULL, NULL, NULL, G, "(us)", 0}; \
     static const fp_column_t ccol_##v##_algbw = {#v "_algbw_gbps", "algbw", 8, 2, FP_COL_RATE, get_##v##_algbw, NULL, NULL, NULL, G, "(GB/s)", 0}; \
     static const fp_column_t ccol_##v##_busbw = {#v "_busbw_gbps", "busbw", 8, 2, FP_COL_RATE, get_##v##_busbw, NULL, NULL, NULL, G, "(GB/s)", 0}; \
     static const fp_column_t ccol_##v##_wrong = {#v "_wrong", "#wrong", 7, 0, FP_COL_WRONG, get_##v##_wrong, NULL, NULL, NULL, G, NULL, 0};
 #define VAR_CI(v)                                                                                  \
-    static const fp_column_t ccol_##v##_lo = {#v "_p50_ci_lo_us", #v ":lo", 10, 2, FP_COL_TIME, get_##v##_lo, NULL, NULL, NULL, NULL, "(us)", 0}; \
-    static const fp_column_t ccol_##v##_hi = {#v "_p50_ci_hi_us", #v ":hi", 10, 2, FP_COL_TIME, get_##v##_hi, NULL, NULL, NULL, NULL, "(us)", 0};
+    static const fp_column_t ccol_##v##_lo = {#v "_p50_ci_lo_us", #v ":lo", 10, 2, FP_COL_TIME, get_##v##_lo, NULL, NULL, NULL, NULL, "(us)", FP_SHOW_FULL}; \
+    static const fp_column_t ccol_##v##_hi = {#v "_p50_ci_hi_us", #v ":hi", 10, 2, FP_COL_TIME, get_##v##_hi, NULL, NULL, NULL, NULL, "(us)", FP_SHOW_FULL};
 VAR_COLUMNS(oop, OOP)
 VAR_COLUMNS(ip, IP)
 VAR_CI(oop)
 VAR_CI(ip)
 VAR_CI(iso)
-static const fp_column_t ccol_iso_time = {"iso_p50_us", "iso:time", 10, 2, FP_COL_TIME, get_iso_p50, NULL, NULL, NULL, NULL, "(us)", 0};
+static const fp_column_t ccol_iso_time = {"iso_p50_us", "iso:time", 10, 2, FP_COL_TIME, get_iso_p50, NULL, NULL, NULL, NULL, "(us)", FP_SHOW_FULL};
 static double get_iso_mean(const fp_row_t *r) { return coll(r)->var[FP_VAR_ISO].n ? coll(r)->var[FP_VAR_ISO].mean : NAN; }
 static double get_timed_calls(const fp_row_t *r) { return (double)r->time.n * (double)r->batch; }
 static double get_coll_lo(const fp_row_t *r) { return r->time.has_ci ? r->time.p50_lo : NAN; }
 static double get_coll_hi(const fp_row_t *r) { return r->time.has_ci ? r->time.p50_hi : NAN; }
 static const fp_column_t ccol_ci_pct = {"ci_halfwidth_pct", "CI+-%", 8, 2, FP_COL_REAL, get_oop_ci_pct, NULL, NULL, NULL, NULL, "(oop)", 0};
-static const fp_column_t ccol_ip_ci_pct = {"ip_ci_halfwidth_pct", "", 0, 0, FP_COL_REAL, get_ip_ci_pct, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_iso_ci_pct = {"iso_ci_halfwidth_pct", "", 0, 0, FP_COL_REAL, get_iso_ci_pct, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_iso_mean = {"iso_avg_us", "", 0, 0, FP_COL_REAL, get_iso_mean, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_timed_calls = {"timed_calls", "", 0, 0, FP_COL_COUNT, get_timed_calls, NULL, NULL, NULL, NULL, NULL, 1};
+static const fp_column_t ccol_ip_ci_pct = {"ip_ci_halfwidth_pct", "", 0, 0, FP_COL_REAL, get_ip_ci_pct, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_iso_ci_pct = {"iso_ci_halfwidth_pct", "", 0, 0, FP_COL_REAL, get_iso_ci_pct, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_iso_mean = {"iso_avg_us", "", 0, 0, FP_COL_REAL, get_iso_mean, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_timed_calls = {"timed_calls", "", 0, 0, FP_COL_COUNT, get_timed_calls, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
 static const fp_column_t ccol_samples = {"samples", "samples", 9, 0, FP_COL_COUNT, fp_get_samples, NULL, NULL, NULL, NULL, NULL, 0};
 static const fp_column_t ccol_batch = {"batch", "batch", 7, 0, FP_COL_COUNT, fp_get_batch, NULL, NULL, NULL, NULL, NULL, 0};
-static const fp_column_t ccol_target = {"target_met", "target", 8, 0, FP_COL_FLAG, fp_get_target, "met", "missed", NULL, NULL, NULL, 0};
+static const fp_column_t ccol_target = {"target_met", "target", 8, 0, FP_COL_FLAG, fp_get_target, "met", "missed", NULL, NULL, NULL, FP_SHOW_ADAPTIVE};
 /* The out-of-place statistics under generic keys, so that consumers of every fabperf result work. */
-static const fp_column_t ccol_p50 = {"p50_us", "", 0, 0, FP_COL_REAL, fp_get_p50, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_p50_lo = {"p50_ci_lo_us", "", 0, 0, FP_COL_REAL, get_coll_lo, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_p50_hi = {"p50_ci_hi_us", "", 0, 0, FP_COL_REAL, get_coll_hi, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_min = {"min_us", "", 0, 0, FP_COL_REAL, fp_get_min, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_max = {"max_us", "", 0, 0, FP_COL_REAL, fp_get_max, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_mean = {"avg_us", "", 0, 0, FP_COL_REAL, fp_get_mean, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_p99 = {"p99_us", "", 0, 0, FP_COL_REAL, fp_get_p99, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_stddev = {"stddev_us", "", 0, 0, FP_COL_REAL, fp_get_stddev, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_check = {"validation", "", 0, 0, FP_COL_CHECK, fp_get_check, NULL, NULL, NULL, NULL, NULL, 1};
-static const fp_column_t ccol_wrong = {"wrong", "", 0, 0, FP_COL_COUNT, fp_get_wrong, NULL, NULL, NULL, NULL, NULL, 1};
+static const fp_column_t ccol_p50 = {"p50_us", "", 0, 0, FP_COL_REAL, fp_get_p50, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_p50_lo = {"p50_ci_lo_us", "", 0, 0, FP_COL_REAL, get_coll_lo, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_p50_hi = {"p50_ci_hi_us", "", 0, 0, FP_COL_REAL, get_coll_hi, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_min = {"min_us", "", 0, 0, FP_COL_REAL, fp_get_min, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_max = {"max_us", "", 0, 0, FP_COL_REAL, fp_get_max, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_mean = {"avg_us", "", 0, 0, FP_COL_REAL, fp_get_mean, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_p99 = {"p99_us", "", 0, 0, FP_COL_REAL, fp_get_p99, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_stddev = {"stddev_us", "", 0, 0, FP_COL_REAL, fp_get_stddev, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_check = {"validation", "", 0, 0, FP_COL_CHECK, fp_get_check, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_wrong = {"wrong", "", 0, 0, FP_COL_COUNT, fp_get_wrong, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
 
 static const fp_column_t *const collective_columns[] = {
     &ccol_size, &ccol_count, &ccol_type, &ccol_redop, &ccol_root,
@@ -109,7 +109,7 @@ static void coll_text_meta(FILE *out, const fp_meta_t *m)
     fprintf(out, "# variants: out-of-place and in-place time `batch` calls per sample (one call when batch is "
                  "1; calls enqueued back to back, as nccl-tests does, when more); iso = one call and its "
                  "completion per sample\n");
-    fprintf(out, "# per size: %s\n", m->layout == FP_LAYOUT_FULL
+    fprintf(out, "# per size: %s\n", m->layout == FP_LAYOUT_FULL || m->layout == FP_LAYOUT_SUMMARY
                 ? "samples and batch (calls per sample) in the row's columns"
                 : "samples, batch (calls per sample) and timed_calls in --format csv or json");
     fprintf(out, "# buffers rotate: %s\n", c->rotate ? "on: each call uses the next size-long slice of the "

@@ -22,7 +22,7 @@ typedef enum { FP_TIMER_WTIME, FP_TIMER_CUDA, FP_TIMER_COUNT } fp_timer_kind_t;
 typedef enum { FP_FORMAT_TEXT, FP_FORMAT_CSV, FP_FORMAT_JSON } fp_format_t;
 /* Text columns: fabperf's (compatible first columns, then statistics), or exactly OSU's or
  * nccl-tests' row (statistics then only in csv and json). */
-typedef enum { FP_LAYOUT_FULL, FP_LAYOUT_OSU, FP_LAYOUT_NCCL_TESTS } fp_layout_t;
+typedef enum { FP_LAYOUT_SUMMARY, FP_LAYOUT_FULL, FP_LAYOUT_OSU, FP_LAYOUT_NCCL_TESTS } fp_layout_t;
 /* Which options a benchmark accepts beyond the common ones. */
 enum {
     FP_USES_WINDOW = 1u << 0,     /* -W */

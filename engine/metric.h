@@ -19,6 +19,17 @@ typedef enum {
     FP_COL_REAL, FP_COL_COUNT, FP_COL_FLAG, FP_COL_CHECK, FP_COL_TIME, FP_COL_WRONG, FP_COL_TEXT, FP_COL_RATE
 } fp_col_type_t;
 
+/* Which text layouts show a column. The summary (default) keeps a terminal's width: OSU's columns,
+ * the median and its interval, samples and batch, and the run's flags only when they can say
+ * something; the tails (min, p99, max, stddev) and per-run constants are the full layout's. */
+typedef enum {
+    FP_SHOW_ALWAYS,   /* summary and full */
+    FP_SHOW_DATA,     /* CSV and JSON only (generic aliases of a text column) */
+    FP_SHOW_FULL,     /* full only */
+    FP_SHOW_ADAPTIVE, /* full; summary with -a */
+    FP_SHOW_VALIDATE, /* full; summary with -c */
+} fp_col_show_t;
+
 typedef struct fp_column {
     const char *key;    /* CSV header and JSON key */
     const char *header; /* text header */
@@ -28,7 +39,7 @@ typedef struct fp_column {
     const char *yes, *no; /* FP_COL_FLAG words in text */
     const char *(*str)(const fp_row_t *row); /* FP_COL_TEXT */
     const char *group, *unit; /* FP_TEXT_GROUPED: header lines above and below the names */
-    int data_only;            /* CSV and JSON only (generic aliases of a text column) */
+    fp_col_show_t show;       /* where text shows the column; CSV and JSON have every one */
 } fp_column_t;
 
 /* How the full text layout draws the columns. */
@@ -100,7 +111,7 @@ double fp_get_wrong(const fp_row_t *r);
 extern const fp_column_t fp_col_size, fp_col_avg_latency, fp_col_bandwidth, fp_col_bw_p50, fp_col_bw_lo,
     fp_col_bw_hi, fp_col_mean, fp_col_min, fp_col_p50, fp_col_p50_lo, fp_col_p50_hi, fp_col_p99, fp_col_max,
     fp_col_stddev, fp_col_ci_pct, fp_col_samples, fp_col_batch, fp_col_target, fp_col_staged, fp_col_check,
-    fp_col_wrong;
+    fp_col_wrong, fp_col_rate_time_p50, fp_col_rate_time_lo, fp_col_rate_time_hi;
 /* Their rows (NULL-terminated): latency (OSU's mean latency first) and bandwidth (OSU's MB/s
  * first, then the median's MB/s and its CI). */
 extern const fp_column_t *const fp_columns_latency[], *const fp_columns_bandwidth[];

@@ -27,7 +27,7 @@ const char *const fp_backend_names[FP_BACKEND_COUNT + 1] = {"mpi", "nccl", NULL}
 
 static const char *const format_names[] = {"text", "csv", "json", NULL};
 static const char *const timer_names[] = {"wtime", "cuda", NULL};
-static const char *const layout_names[] = {"full", "osu", "nccl-tests", NULL};
+static const char *const layout_names[] = {"summary", "full", "osu", "nccl-tests", NULL};
 static const char *const off_on[] = {"off", "on", NULL};
 static const char *const inconclusive_names[] = {"status", "fail", "pass", NULL}; /* fp_inconclusive_t */
 static const char *const pairs_mode_names[] = {"shift", "isolated", "sampled", NULL};
@@ -86,9 +86,10 @@ const fp_option_t fp_options[] = {
      "after the timed loop, check every received byte of every message (bw, bibw: each message of the window in its own buffer); exit 1 on any Fail"},
     {0, "format", FP_OPT_CHOICE, FIELD(format), "FMT", "text", 0, 0, format_names, NULL, 0,
      "output: text (OSU layout), csv, json (JSON Lines)"},
-    {0, "layout", FP_OPT_CHOICE, FIELD(layout), "L", "full", 0, 0, layout_names, NULL, 0,
-     "text columns: full (OSU's or nccl-tests' first columns, then statistics), or exactly "
-     "osu's or nccl-tests' (collectives) row; statistics then only in csv and json"},
+    {0, "layout", FP_OPT_CHOICE, FIELD(layout), "L", "summary", 0, 0, layout_names, NULL, 0,
+     "text columns: summary (OSU's or nccl-tests' first columns, the median, its CI, samples, batch), "
+     "full (also min, p99, max, stddev and every flag), or exactly osu's or nccl-tests' (collectives) "
+     "row; csv and json always have every column"},
     {0, "output", FP_OPT_STRING, FIELD(output), "FILE", NULL, 0, 0, NULL, NULL, 0,
      "write results to FILE (atomically) instead of standard output"},
     {0, "label", FP_OPT_STRING, FIELD(label), "TEXT", NULL, 0, 0, NULL, NULL, 0,
@@ -361,7 +362,7 @@ static int expect_fits(const fp_bench_t *bench, const fp_expect_t *e, char *err,
 /* --layout: the exact layouts are text, and nccl-tests' exists only where the metric has it (the collectives'). */
 static int layout_check(const fp_bench_t *bench, const fp_params_t *params, char *err, size_t errlen)
 {
-    if (params->layout != FP_LAYOUT_FULL && params->format != FP_FORMAT_TEXT)
+    if (params->layout != FP_LAYOUT_SUMMARY && params->layout != FP_LAYOUT_FULL && params->format != FP_FORMAT_TEXT)
         return fp_fail_text(err, errlen, "--layout %s applies to --format text (csv and json have every column)",
                     layout_names[params->layout]);
     if (params->layout == FP_LAYOUT_NCCL_TESTS && !bench->metric->nccl_row)

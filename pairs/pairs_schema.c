@@ -54,11 +54,11 @@ static void pairs_json_meta(FILE *out, const fp_meta_t *m)
 static double get_rate(const fp_row_t *r) { return r->size ? r->osu * 1e6 / (double)r->size : NAN; }
 static double get_rate_p50(const fp_row_t *r) { return r->size ? r->headline.p50 * 1e6 / (double)r->size : NAN; }
 static const fp_column_t col_rate = {"msgs_per_s", "Messages/s", 16, 2, FP_COL_REAL, get_rate, NULL, NULL, NULL, NULL, NULL, 0};
-static const fp_column_t col_rate_p50 = {"msgs_p50_per_s", "P50(msg/s)", 14, 2, FP_COL_REAL, get_rate_p50, NULL, NULL, NULL, NULL, NULL, 0};
+static const fp_column_t col_rate_p50 = {"msgs_p50_per_s", "P50(msg/s)", 14, 2, FP_COL_REAL, get_rate_p50, NULL, NULL, NULL, NULL, NULL, FP_SHOW_FULL};
 
 static const fp_column_t *const msgrate_columns[] = {
     &fp_col_size, &fp_col_bandwidth, &col_rate, &fp_col_bw_p50, &fp_col_bw_lo, &fp_col_bw_hi, &col_rate_p50,
-    &fp_col_mean, &fp_col_min, &fp_col_p50, &fp_col_p50_lo, &fp_col_p50_hi, &fp_col_p99, &fp_col_max,
+    &fp_col_mean, &fp_col_min, &fp_col_rate_time_p50, &fp_col_rate_time_lo, &fp_col_rate_time_hi, &fp_col_p99, &fp_col_max,
     &fp_col_stddev, &fp_col_ci_pct, &fp_col_samples, &fp_col_batch, &fp_col_target, &fp_col_staged,
     &fp_col_check, &fp_col_wrong, NULL,
 };

@@ -34,21 +34,25 @@ const fp_column_t fp_col_bandwidth = {"bw_mbps", "Bandwidth (MB/s)", 18, 2, FP_C
 const fp_column_t fp_col_bw_p50 = {"bw_p50_mbps", "P50(MB/s)", 12, 2, FP_COL_REAL, fp_get_headline_p50, NULL, NULL, NULL, NULL, NULL, 0};
 const fp_column_t fp_col_bw_lo = {"bw_ci_lo_mbps", "CIlo(MB/s)", 12, 2, FP_COL_REAL, fp_get_headline_lo, NULL, NULL, NULL, NULL, NULL, 0};
 const fp_column_t fp_col_bw_hi = {"bw_ci_hi_mbps", "CIhi(MB/s)", 12, 2, FP_COL_REAL, fp_get_headline_hi, NULL, NULL, NULL, NULL, NULL, 0};
-const fp_column_t fp_col_mean = {"avg_us", "Avg(us)", 12, 2, FP_COL_REAL, fp_get_mean, NULL, NULL, NULL, NULL, NULL, 0};
-const fp_column_t fp_col_min = {"min_us", "Min(us)", 12, 2, FP_COL_REAL, fp_get_min, NULL, NULL, NULL, NULL, NULL, 0};
+const fp_column_t fp_col_mean = {"avg_us", "Avg(us)", 12, 2, FP_COL_REAL, fp_get_mean, NULL, NULL, NULL, NULL, NULL, FP_SHOW_FULL};
+const fp_column_t fp_col_min = {"min_us", "Min(us)", 12, 2, FP_COL_REAL, fp_get_min, NULL, NULL, NULL, NULL, NULL, FP_SHOW_FULL};
 const fp_column_t fp_col_p50 = {"p50_us", "P50(us)", 12, 2, FP_COL_REAL, fp_get_p50, NULL, NULL, NULL, NULL, NULL, 0};
 const fp_column_t fp_col_p50_lo = {"p50_ci_lo_us", "CIlo(us)", 12, 2, FP_COL_REAL, fp_get_p50_lo, NULL, NULL, NULL, NULL, NULL, 0};
 const fp_column_t fp_col_p50_hi = {"p50_ci_hi_us", "CIhi(us)", 12, 2, FP_COL_REAL, fp_get_p50_hi, NULL, NULL, NULL, NULL, NULL, 0};
-const fp_column_t fp_col_p99 = {"p99_us", "P99(us)", 12, 2, FP_COL_REAL, fp_get_p99, NULL, NULL, NULL, NULL, NULL, 0};
-const fp_column_t fp_col_max = {"max_us", "Max(us)", 12, 2, FP_COL_REAL, fp_get_max, NULL, NULL, NULL, NULL, NULL, 0};
-const fp_column_t fp_col_stddev = {"stddev_us", "Stddev(us)", 12, 2, FP_COL_REAL, fp_get_stddev, NULL, NULL, NULL, NULL, NULL, 0};
+/* A rate's time statistics: the rate's own columns are its summary. */
+const fp_column_t fp_col_rate_time_p50 = {"p50_us", "P50(us)", 12, 2, FP_COL_REAL, fp_get_p50, NULL, NULL, NULL, NULL, NULL, FP_SHOW_FULL};
+const fp_column_t fp_col_rate_time_lo = {"p50_ci_lo_us", "CIlo(us)", 12, 2, FP_COL_REAL, fp_get_p50_lo, NULL, NULL, NULL, NULL, NULL, FP_SHOW_FULL};
+const fp_column_t fp_col_rate_time_hi = {"p50_ci_hi_us", "CIhi(us)", 12, 2, FP_COL_REAL, fp_get_p50_hi, NULL, NULL, NULL, NULL, NULL, FP_SHOW_FULL};
+const fp_column_t fp_col_p99 = {"p99_us", "P99(us)", 12, 2, FP_COL_REAL, fp_get_p99, NULL, NULL, NULL, NULL, NULL, FP_SHOW_FULL};
+const fp_column_t fp_col_max = {"max_us", "Max(us)", 12, 2, FP_COL_REAL, fp_get_max, NULL, NULL, NULL, NULL, NULL, FP_SHOW_FULL};
+const fp_column_t fp_col_stddev = {"stddev_us", "Stddev(us)", 12, 2, FP_COL_REAL, fp_get_stddev, NULL, NULL, NULL, NULL, NULL, FP_SHOW_FULL};
 const fp_column_t fp_col_ci_pct = {"ci_halfwidth_pct", "CI+-%", 8, 2, FP_COL_REAL, fp_get_ci_pct, NULL, NULL, NULL, NULL, NULL, 0};
 const fp_column_t fp_col_samples = {"samples", "Samples", 9, 0, FP_COL_COUNT, fp_get_samples, NULL, NULL, NULL, NULL, NULL, 0};
 const fp_column_t fp_col_batch = {"batch", "Batch", 7, 0, FP_COL_COUNT, fp_get_batch, NULL, NULL, NULL, NULL, NULL, 0};
-const fp_column_t fp_col_target = {"target_met", "Target", 7, 0, FP_COL_FLAG, fp_get_target, "met", "missed", NULL, NULL, NULL, 0};
-const fp_column_t fp_col_staged = {"staged", "Staged", 7, 0, FP_COL_FLAG, fp_get_staged, "yes", "no", NULL, NULL, NULL, 0};
-const fp_column_t fp_col_check = {"validation", "Check", 7, 0, FP_COL_CHECK, fp_get_check, NULL, NULL, NULL, NULL, NULL, 0};
-const fp_column_t fp_col_wrong = {"wrong", "Wrong", 7, 0, FP_COL_COUNT, fp_get_wrong, NULL, NULL, NULL, NULL, NULL, 0};
+const fp_column_t fp_col_target = {"target_met", "Target", 7, 0, FP_COL_FLAG, fp_get_target, "met", "missed", NULL, NULL, NULL, FP_SHOW_ADAPTIVE};
+const fp_column_t fp_col_staged = {"staged", "Staged", 7, 0, FP_COL_FLAG, fp_get_staged, "yes", "no", NULL, NULL, NULL, FP_SHOW_FULL};
+const fp_column_t fp_col_check = {"validation", "Check", 7, 0, FP_COL_CHECK, fp_get_check, NULL, NULL, NULL, NULL, NULL, FP_SHOW_VALIDATE};
+const fp_column_t fp_col_wrong = {"wrong", "Wrong", 7, 0, FP_COL_COUNT, fp_get_wrong, NULL, NULL, NULL, NULL, NULL, FP_SHOW_VALIDATE};
 
 /* The rows of OSU-style programs: OSU's value column first, then the statistics. */
 const fp_column_t *const fp_columns_latency[] = {
@@ -59,6 +63,6 @@ const fp_column_t *const fp_columns_latency[] = {
 
 const fp_column_t *const fp_columns_bandwidth[] = {
     &fp_col_size, &fp_col_bandwidth, &fp_col_bw_p50, &fp_col_bw_lo, &fp_col_bw_hi, &fp_col_mean, &fp_col_min,
-    &fp_col_p50, &fp_col_p50_lo, &fp_col_p50_hi, &fp_col_p99, &fp_col_max, &fp_col_stddev, &fp_col_ci_pct,
+    &fp_col_rate_time_p50, &fp_col_rate_time_lo, &fp_col_rate_time_hi, &fp_col_p99, &fp_col_max, &fp_col_stddev, &fp_col_ci_pct,
     &fp_col_samples, &fp_col_batch, &fp_col_target, &fp_col_staged, &fp_col_check, &fp_col_wrong, NULL,
 };

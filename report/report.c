@@ -46,20 +46,36 @@ static void text_meta(FILE *out, const fp_meta_t *m)
     fp_provenance_text(out, m);
 }
 
-/* One header line of the grouped style: `field` picks group, names or units. */
-static void text_header_line(FILE *out, const fp_column_t *const *cols, int field)
+/* Whether the layout shows the column (metric.h: fp_col_show_t). */
+static int column_shown(const fp_column_t *c, const fp_meta_t *m)
 {
+    int full = m->layout == FP_LAYOUT_FULL;
+    switch (c->show) {
+    case FP_SHOW_ALWAYS: return 1;
+    case FP_SHOW_DATA: return 0;
+    case FP_SHOW_FULL: return full;
+    case FP_SHOW_ADAPTIVE: return full || m->adaptive;
+    case FP_SHOW_VALIDATE: return full || m->validate;
+    }
+    return 1;
+}
+
+/* One header line of the grouped style: `field` picks group, names or units. */
+static void text_header_line(FILE *out, const fp_meta_t *m, int field)
+{
+    const fp_column_t *const *cols = m->metric->columns;
     fputc('#', out);
     for (int i = 0; cols[i]; i++) {
         const fp_column_t *c = cols[i];
-        if (c->data_only)
+        if (!column_shown(c, m))
             continue;
         const char *text = field == 0 ? c->group : field == 1 ? c->header : c->unit;
         int width = c->width - (i == 0);
-        if (field == 0 && text) { /* a group spans its columns, label right-aligned */
+        if (field == 0 && text) { /* a group spans its shown columns, label right-aligned */
             int j = i;
             while (cols[j + 1] && cols[j + 1]->group == text) {
-                width += cols[++j]->width;
+                if (column_shown(cols[++j], m))
+                    width += cols[j]->width;
             }
             fprintf(out, "%*s", width, text);
             i = j;
@@ -70,30 +86,31 @@ static void text_header_line(FILE *out, const fp_column_t *const *cols, int fiel
     fputc('\n', out);
 }
 
-static void text_header(FILE *out, const fp_metric_t *metric, int verdicts)
+static void text_header(FILE *out, const fp_meta_t *m, int verdicts)
 {
-    const fp_column_t *const *cols = metric->columns;
-    if (metric->text_style == FP_TEXT_GROUPED) {
+    const fp_column_t *const *cols = m->metric->columns;
+    if (m->metric->text_style == FP_TEXT_GROUPED) {
         for (int field = 0; field < 3; field++)
-            text_header_line(out, cols, field);
+            text_header_line(out, m, field);
         return;
     }
     fprintf(out, "%-*s", cols[0]->width, cols[0]->header);
     for (int i = 1; cols[i]; i++)
-        fprintf(out, "%*s", cols[i]->width, cols[i]->header);
+        if (column_shown(cols[i], m))
+            fprintf(out, "%*s", cols[i]->width, cols[i]->header);
     if (verdicts)
         fp_evidence_text_header(out);
     fputc('\n', out);
 }
 
-static void text_row(FILE *out, const fp_metric_t *metric, const fp_row_t *row, int verdicts, char *path_shown)
+static void text_row(FILE *out, const fp_meta_t *m, const fp_row_t *row, int verdicts, char *path_shown)
 {
-    const fp_column_t *const *cols = metric->columns;
-    int grouped = metric->text_style == FP_TEXT_GROUPED;
+    const fp_column_t *const *cols = m->metric->columns;
+    int grouped = m->metric->text_style == FP_TEXT_GROUPED;
     fprintf(out, grouped ? "%*zu" : "%-*zu", cols[0]->width, row->size);
     for (int i = 1; cols[i]; i++) {
         const fp_column_t *c = cols[i];
-        if (c->data_only)
+        if (!column_shown(c, m))
             continue;
         if (grouped) /* a value wider than its column still leaves the fields apart */
             fputc(' ', out);
@@ -226,8 +243,8 @@ void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_met
     switch (format) {
     case FP_FORMAT_TEXT:
         text_meta(out, meta);
-        if (meta->layout == FP_LAYOUT_FULL)
-            text_header(out, meta->metric, meta->verdict_columns);
+        if (meta->layout == FP_LAYOUT_SUMMARY || meta->layout == FP_LAYOUT_FULL)
+            text_header(out, meta, meta->verdict_columns);
         else
             fp_compat_header(out, meta);
         break;
@@ -268,10 +285,10 @@ void fp_report_row(fp_report_t *r, const fp_row_t *row)
         meta->metric->tally(r, row);
     if (row->wrong > 0)
         r->wrong_total += row->wrong;
-    if (r->format == FP_FORMAT_TEXT && meta->layout != FP_LAYOUT_FULL)
+    if (r->format == FP_FORMAT_TEXT && (meta->layout == FP_LAYOUT_OSU || meta->layout == FP_LAYOUT_NCCL_TESTS))
         fp_compat_row(r->out, meta, row);
     else if (r->format == FP_FORMAT_TEXT)
-        text_row(r->out, meta->metric, row, meta->verdict_columns, r->path_shown);
+        text_row(r->out, meta, row, meta->verdict_columns, r->path_shown);
     else
         data_row(r->out, meta, row, r->format == FP_FORMAT_JSON);
     fflush(r->out);

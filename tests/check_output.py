@@ -199,15 +199,20 @@ class Checker:
             self.check_row(row)
 
     def check_text_collective(self, lines):
-        """nccl-tests' layout: size count type redop root, then time algbw busbw #wrong twice."""
-        names = re.compile(r"^#\s+size\s+count\s+type\s+redop\s+root" + r"\s+time\s+algbw\s+busbw\s+#wrong" * 2)
-        if sum(1 for l in lines if names.match(l)) != 1:
+        """nccl-tests' layout: size count type redop root, then time algbw busbw #wrong twice; the
+        summary leaves type, redop and root to the header."""
+        names = re.compile(r"^#\s+size\s+count(\s+type\s+redop\s+root)?" + r"\s+time\s+algbw\s+busbw\s+#wrong" * 2)
+        headers = [names.match(l) for l in lines if names.match(l)]
+        if len(headers) != 1:
             self.fail("no nccl-tests header line '#  size  count  type  redop  root  time  algbw  busbw  #wrong ...'")
+        per_row = bool(headers and headers[0].group(1))
         sizes = []
         for line in lines:
             if line.startswith("#") or not line.strip():
                 continue
             fields = line.split()
+            if not per_row:  # the header's constants in their columns' places
+                fields[2:2] = [self.args.type or "-", "-", str(self.args.root if self.args.root is not None else 0)]
             try:
                 size, count, root = int(fields[0]), int(fields[1]), int(fields[4])
                 times = [float(fields[5]), float(fields[9])] if fields[9] != "-" else [float(fields[5])]

@@ -57,7 +57,7 @@ check "nccl allreduce -n 20: still 8 calls per sample (3 samples: min..max, no i
     json_check "$work/out" "rows and all(r['batch'] == 8 and r['samples'] == 3 for r in rows)"
 run_job 1 default fabperf_allreduce --backend nccl -b 256K -e 256K -n 200 -w 5
 check "nccl allreduce text: header says calls per sample are per size, 'n/a' for in-place algbw" sh -c \
-    "grep -q '^# per size: samples and batch (calls per sample) in the row' '$work/out' && grep -q '^# variants: out-of-place and in-place time .batch. calls per sample (one call when batch is 1' '$work/out' && grep -q '^# busbw: n/a with n = 1' '$work/out' && grep -E '^ +262144 ' '$work/out' | awk '{exit !(\$11 == \"n/a\" && \$8 == \"n/a\")}'"
+    "grep -q '^# per size: samples and batch (calls per sample) in the row' '$work/out' && grep -q '^# variants: out-of-place and in-place time .batch. calls per sample (one call when batch is 1' '$work/out' && grep -q '^# busbw: n/a with n = 1' '$work/out' && grep -E '^ +262144 ' '$work/out' | awk '{exit !(\$8 == \"n/a\" && \$5 == \"n/a\")}'"
 run_job 1 default fabperf_allreduce --backend nccl -b 8 -e 8M -f 8 -n 200 -w 5 --layout nccl-tests -c
 check "nccl allreduce --layout nccl-tests: header says where calls per sample are; rows are nccl-tests'" sh -c \
     "grep -q '^# per size: samples, batch (calls per sample) and timed_calls in --format csv or json' '$work/out' && grep -E '^ +[0-9]+ ' '$work/out' | grep -q 'n/a'"

@@ -70,8 +70,8 @@ check "--layout osu --format csv: exit 2" sh -c "[ $rc -eq 2 ] && grep -q -- '--
 run_job 2 sm fabperf_allreduce -m 1K:1K -i 4 -x 2 --format json
 check "-i 4: 4 samples of 1 call, no interval (null), no CI+-%" json_check "$work/out" \
     "len(rows) == 1 and rows[0]['samples'] == 4 and rows[0]['batch'] == 1 and rows[0]['p50_ci_lo_us'] is None and rows[0]['oop_p50_ci_hi_us'] is None and rows[0]['ci_halfwidth_pct'] is None and rows[0]['p50_us'] > 0"
-run_job 2 sm fabperf_allreduce -m 1K:1K -i 4 -x 2
-check "-i 4, text: lo/hi and CI+-% are '-', header says fewer than 6 samples give none" sh -c \
+run_job 2 sm fabperf_allreduce -m 1K:1K -i 4 -x 2 --layout full
+check "-i 4, full text: lo/hi and CI+-% are '-', header says fewer than 6 samples give none" sh -c \
     "grep -q \"'-' where a variant has fewer than 6 samples\" '$work/out' && grep -E '^ +1024 ' '$work/out' | awk '{exit !(\$14 == \"-\" && \$15 == \"-\" && \$21 == \"-\")}'"
 
 # -i 200: the automatic batch leaves >= 32 samples; the header says the count is rounded up to
@@ -87,8 +87,8 @@ for program in allreduce allgather reduce_scatter bcast reduce alltoall; do
         "rows and all(r['oop_busbw_gbps'] is None and r['ip_busbw_gbps'] is None and r['ip_algbw_gbps'] is None and r['oop_algbw_gbps'] > 0 for r in rows) and end['avg_busbw_gbps'] is None"
 done
 run_job 1 sm fabperf_allreduce -m 1K:1K -i 20 -x 2
-check "np=1 text: header says no data crosses, row prints n/a" sh -c \
-    "grep -q '^# busbw: n/a with n = 1 (no data crosses between ranks)' '$work/out' && grep -E '^ +1024 ' '$work/out' | awk '{exit !(\$8 == \"n/a\" && \$11 == \"n/a\" && \$12 == \"n/a\")}'"
+check "np=1 text (summary: size count, then time algbw busbw #wrong twice): header says no data crosses, row prints n/a" sh -c \
+    "grep -q '^# busbw: n/a with n = 1 (no data crosses between ranks)' '$work/out' && grep -E '^ +1024 ' '$work/out' | awk '{exit !(\$5 == \"n/a\" && \$8 == \"n/a\" && \$9 == \"n/a\")}'"
 
 # Default sizes: --help and docs/running.md say the same, and it is OSU's (1 MiB collectives,
 # 4 MiB point-to-point).

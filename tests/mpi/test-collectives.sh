@@ -50,7 +50,7 @@ for np in 1 2 4; do
         root=-1
         case $program in bcast) root=$((np - 1)) ;; reduce) root=0 ;; esac
         # shellcheck disable=SC2046 # options are a word list by design
-        run_job "$np" sm "fabperf_$program" -m 1:256K -f 8 -i 20 -x 2 -c $(options "$program" "$np" "$type" "$op")
+        run_job "$np" sm "fabperf_$program" -m 1:256K -f 8 -i 20 -x 2 -c --layout full $(options "$program" "$np" "$type" "$op")
         check "$program np=$np $type: exit 0" rc_is 0
         # shellcheck disable=SC2086 # $one is empty or one word
         check "$program np=$np $type: nccl-tests rows, #wrong 0, busbw = size / time x $f" \

@@ -40,4 +40,28 @@ if [ -x "$FABPERF_BIN/../collective/fabperf_allreduce" ]; then
         "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allreduce: ' '$work/err') -eq 1 ] && grep -q '^fabperf_allreduce: -m/--message-size: every size from 1 to 3 B rounds down to 0 B .* smallest size this run measures is 4 B' '$work/err'"
     check "allreduce -m 1:3: no results file, no temporary file" sh -c "! ls '$work'/none.csv* 2>/dev/null"
 fi
+
+# The default text is a table for a terminal: rows and column headers within 120 columns, the
+# tails and constant columns only in --layout full, one path line on a single host; -c brings
+# the Check and Wrong columns in.
+columns_of() { # the text's column header line, names only
+    grep -E '^# (Size|  +size )' "$work/out" | grep -v '(B)' | head -1 | tr -s ' ' | cut -c3-
+}
+for case in "fabperf_latency|Size Avg Latency(us) P50(us) CIlo(us) CIhi(us) CI+-% Samples Batch" \
+    "fabperf_bw -c|Size Bandwidth (MB/s) P50(MB/s) CIlo(MB/s) CIhi(MB/s) CI+-% Samples Batch Check Wrong" \
+    "fabperf_allreduce|size count time algbw busbw #wrong time algbw busbw #wrong CI+-% samples batch"; do
+    command=${case%%|*} want=${case#*|}
+    dir=$FABPERF_BIN
+    case $command in fabperf_allreduce*) dir=$FABPERF_BIN/../collective ;; esac
+    # shellcheck disable=SC2086 # $command is the program and its options
+    FABPERF_BIN=$dir run_job 2 sm $command -m 1:4K -i 40 -x 4
+    got="$rc: $(columns_of)"
+    check "$command, default text: exit 0, columns: $want" test "$got" = "0: $want"
+    check "$command, default text: rows and column headers within 120 columns, one path line" sh -c \
+        "[ \$(grep -Ev '^#( [a-z]|\$)' '$work/out' | awk 'length(\$0) > 120' | wc -l) -eq 0 ] && [ \$(grep -c '^# path ' '$work/out') -eq 1 ]"
+    FABPERF_BIN=$dir run_job 2 sm "${command%% *}" -m 1:4K -i 40 -x 4 --layout full
+    got="$rc: $(columns_of)"
+    check "${command%% *} --layout full: the tails and flags too" sh -c "echo '$got' |
+        grep -Eq '^0: .*(Min\(us\).*P99\(us\).*Max\(us\).*Stddev\(us\).*Staged|type redop root .*oop:lo oop:hi ip:lo ip:hi iso:time)'"
+done
 finish

@@ -81,7 +81,8 @@ def expect_row(size, get):
                           ("oop_busbw", algbw * factor), ("ip_busbw", algbw * factor),
                           ("samples", samples), ("batch", batch)):
         value, digits = get(col)
-        if value is not None or fmt != "nccl-tests":  # that layout has no iso, samples, batch
+        # nccl-tests' layout has no iso, samples, batch; the summary no iso, and must have the rest
+        if value is not None or (fmt != "nccl-tests" and not (fmt == "summary" and col == "iso_time")):
             same(f"size {size} {col}", value, expected, digits)
 
 lines = open(path).read().splitlines()
@@ -120,13 +121,14 @@ elif fmt == "osu":  # OSU's two columns: the size and the mean time (OSU average
         fields = line.split()
         got_sizes.append(int(fields[0]))
         same(f"size {fields[0]} OSU column (mean)", float(fields[1]), want["avg"], decimals(fields[1]))
-else:  # text: full or nccl-tests layout; columns by their position under the header's names
+else:  # text: summary, full or nccl-tests layout; columns by their position under the header's names
     header = [l for l in lines if l.startswith("#") and l[1:].split()[:2] == ["size", "count"]]
     if len(header) != 1:
         errors.append(f"{len(header)} column header lines")
         header = ["# size count type redop root time algbw busbw #wrong time algbw busbw #wrong"]
     names = header[0][1:].split()
-    names[5:13] = ["oop_time", "oop_algbw", "oop_busbw", "oop_wrong", "ip_time", "ip_algbw", "ip_busbw", "ip_wrong"]
+    first = names.index("time") if "time" in names else 5  # the summary leaves type, redop and root to the header
+    names[first:first + 8] = ["oop_time", "oop_algbw", "oop_busbw", "oop_wrong", "ip_time", "ip_algbw", "ip_busbw", "ip_wrong"]
     names = [{"iso:time": "iso_time"}.get(x, x) for x in names]
     if fmt == "nccl-tests" and len(names) != 13:
         errors.append(f"nccl-tests layout has {len(names)} columns, expected 13")
@@ -157,7 +159,7 @@ EOF
 }
 
 # One run per collective and rank count, the rendering in turn: each collective is seen in JSON,
-# CSV and text over its three rank counts, the text in the full layout or in nccl-tests' own.
+# CSV and text over its three rank counts, the text in the summary, the full layout or nccl-tests' own.
 p=0
 for program in allreduce allgather reduce_scatter bcast reduce alltoall; do
     for np in 2 3 4; do
@@ -165,7 +167,11 @@ for program in allreduce allgather reduce_scatter bcast reduce alltoall; do
         case $(((p + np) % 3)) in
         0) format=json set="--format json" ;;
         1) format=csv set="--format csv" ;;
-        *) if [ $((p % 2)) -eq 0 ]; then format=text set="--format text"; else format=nccl-tests set="--layout nccl-tests"; fi ;;
+        *) case $((p % 4)) in
+           0) format=text set="--layout full" ;;
+           2) format=summary set="--format text" ;;
+           *) format=nccl-tests set="--layout nccl-tests" ;;
+           esac ;;
         esac
         # shellcheck disable=SC2086 # $set is an option and its value
         run_known "$np" "$slow" "fabperf_$program" -m 1000:16000 -f 4 -i "$SAMPLES" -x 2 $set
@@ -197,8 +203,8 @@ done
 run_known 3 1 fabperf_allreduce -m 1000:16000 -f 4 -i $((SAMPLES * N)) -x 2 --batch "$N" --format json
 check "allreduce --batch $N np=3: exit 0" rc_is 0
 check "allreduce --batch $N np=3 --format json: exact time, algbw, busbw, batch $N" expect_exact json fabperf_allreduce 3 "$N"
-run_known 4 3 fabperf_alltoall -m 1000:16000 -f 4 -i $((SAMPLES * N)) -x 2 --batch "$N"
+run_known 4 3 fabperf_alltoall -m 1000:16000 -f 4 -i $((SAMPLES * N)) -x 2 --batch "$N" --layout full
 check "alltoall --batch $N np=4: exit 0" rc_is 0
-check "alltoall --batch $N np=4 text: exact time, algbw, busbw, batch $N" expect_exact text fabperf_alltoall 4 "$N"
+check "alltoall --batch $N np=4 full text: exact time, algbw, busbw, batch $N" expect_exact text fabperf_alltoall 4 "$N"
 check "alltoall --batch $N np=4 text: header says $N operations per sample" grep -q "^# batch: $N operations per sample" "$work/out"
 finish

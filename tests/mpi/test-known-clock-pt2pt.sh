@@ -109,6 +109,11 @@ TEXT = {"latency": ["size"] + STATS,
         "mbw_mr": ["size", "bw_mbps", "msgs_per_s", "bw_p50_mbps", "bw_ci_lo_mbps", "bw_ci_hi_mbps",
                    "msgs_p50_per_s"] + STATS}
 TEXT["bibw"] = TEXT["bw"]
+SUMMARY_STATS = ["p50_us", "p50_ci_lo_us", "p50_ci_hi_us", "ci_halfwidth_pct", "samples", "batch"]
+SUMMARY = {"latency": ["size", "avg_us"] + SUMMARY_STATS,
+           "bw": ["size", "bw_mbps", "bw_p50_mbps", "bw_ci_lo_mbps", "bw_ci_hi_mbps"] + SUMMARY_STATS[3:],
+           "mbw_mr": ["size", "bw_mbps", "msgs_per_s", "bw_p50_mbps", "bw_ci_lo_mbps", "bw_ci_hi_mbps"] + SUMMARY_STATS[3:]}
+SUMMARY["bibw"] = SUMMARY["bw"]
 OSU = {"latency": ["size", "avg_us"], "bw": ["size", "bw_mbps"], "bibw": ["size", "bw_mbps"],
        "mbw_mr": ["size", "bw_mbps", "msgs_per_s"]}
 
@@ -129,7 +134,7 @@ def rows_of(fmt, path):
     body = [l for l in lines if l and not l.startswith("#")]
     if fmt == "csv":
         return [{k: number(v) for k, v in r.items() if k != "path"} for r in csv.DictReader(body)], 1e-8, 0.0
-    keys = OSU[prog] if fmt == "osu" else TEXT[prog]
+    keys = OSU[prog] if fmt == "osu" else SUMMARY[prog] if fmt == "summary" else TEXT[prog]
     rows = []
     for line in body:
         values = [number(v) for v in line.split()[:len(keys)]]
@@ -224,9 +229,11 @@ for program in latency bw bibw; do
     bw) path=$bw ;;
     *) path=$bibw ;;
     esac
-    for format in json csv text osu; do
+    for format in json csv text summary osu; do
         case $format in
         osu) options="--layout osu" ;;
+        text) options="--layout full" ;;
+        summary) options="--format text" ;;
         *) options="--format $format" ;;
         esac
         # shellcheck disable=SC2086 # options are words
@@ -259,9 +266,11 @@ check "bw, rank 1 10 us slower per step: figures of rank 0's clock alone, exact"
 
 # mbw_mr, 2 pairs of window 16: a sample is the mean of the two senders' times, rank 1 (a sender)
 # 2 us slower per step; receivers' clocks give nothing.
-for format in json csv text osu; do
+for format in json csv text summary osu; do
     case $format in
     osu) options="--layout osu" ;;
+    text) options="--layout full" ;;
+    summary) options="--format text" ;;
     *) options="--format $format" ;;
     esac
     # shellcheck disable=SC2086 # options are words

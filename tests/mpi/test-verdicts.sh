@@ -70,8 +70,8 @@ rows = [r for r in csv.DictReader(l for l in open(sys.argv[1]) if not l.startswi
 sys.exit(0 if rows and all(r["bw_ci_lo_mbps"] == r["bw_ci_hi_mbps"] == r["p50_ci_lo_us"] == "" and
                            r["samples"] == "4" for r in rows) else 1)' "$work/out"
 run_job 2 sm fabperf_latency -m 8:8 -i 4 --batch 1 --expect 'lat<=100000'
-check "4 samples, text: CIlo and CIhi print -, the expect line says no CI" sh -c \
-    "grep -Eq '^8 +[0-9.]+ +[0-9.]+ +[0-9.]+ +- +- ' '$work/out' && grep -q '^# expect size 8: inconclusive: median .* us, no 95% CI (4 samples, 6 needed) against' '$work/out'"
+check "4 samples, text: P50 then CIlo, CIhi and CI+-% print -, the expect line says no CI" sh -c \
+    "grep -Eq '^8 +[0-9.]+ +[0-9.]+ +- +- +- ' '$work/out' && grep -q '^# expect size 8: inconclusive: median .* us, no 95% CI (4 samples, 6 needed) against' '$work/out'"
 
 # Terms that cannot mean what they say are refused before anything is measured: exit 2 on every
 # rank, one line from rank 0, no rows.

@@ -59,6 +59,7 @@ static void meta_init(fp_meta_t *m, const fp_metric_t *kind)
     m->nranks = 2;
     m->nhosts = 2;
     m->hosts = hosts;
+    m->hosts[0].ranks = m->hosts[1].ranks = 1;
     snprintf(m->mpi_library, sizeof m->mpi_library, "Open MPI v4.1.4");
     m->cuda_aware = "no";
     snprintf(m->buffers, sizeof m->buffers, "H H");
@@ -401,7 +402,7 @@ static void path_once(void)
 
 int main(void)
 {
-    render("latency.txt", LATENCY, FP_FORMAT_TEXT);
+    render("latency.txt", LATENCY, FP_FORMAT_TEXT); /* the summary, by default */
     render("latency.csv", LATENCY, FP_FORMAT_CSV);
     render("latency.jsonl", LATENCY, FP_FORMAT_JSON);
     render("bandwidth.txt", BANDWIDTH, FP_FORMAT_TEXT);
@@ -409,6 +410,10 @@ int main(void)
     render("collective.txt", COLLECTIVE, FP_FORMAT_TEXT);
     render("collective.csv", COLLECTIVE, FP_FORMAT_CSV);
     render("collective.jsonl", COLLECTIVE, FP_FORMAT_JSON);
+    render_layout = FP_LAYOUT_FULL; /* the tails and every flag: the text of the summary's rows and more */
+    render("latency-full.txt", LATENCY, FP_FORMAT_TEXT);
+    render("bandwidth-full.txt", BANDWIDTH, FP_FORMAT_TEXT);
+    render("collective-full.txt", COLLECTIVE, FP_FORMAT_TEXT);
     render_layout = FP_LAYOUT_NCCL_TESTS;
     render("collective-nccl-tests.txt", COLLECTIVE, FP_FORMAT_TEXT);
     render_layout = FP_LAYOUT_OSU;
