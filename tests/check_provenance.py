@@ -6,11 +6,13 @@ label (DIR/label). check FORMAT FILE DIR: asserts that the result records them e
 byte for byte through the documented escaping; JSON: with U+FFFD for each byte that is not valid
 UTF-8) and that the placement of every rank is there and sane. Exit 1 with one line per failure.
 """
-import json
 import os
 import re
 import socket
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from fabperf import results  # noqa: E402  (the tools' reader of fabperf results)
 
 EVERY_BYTE = bytes(range(1, 256))
 ALIKE = {
@@ -146,7 +148,7 @@ class Checker:
         self.expect(nic == "unknown", f"rank {rank}: nic {nic!r}")
 
     def check_json(self, data):
-        records = [json.loads(line) for line in data.decode("utf-8").split("\n") if line]
+        records = results.parse(data.decode("utf-8"), complete=True).records
         meta, end = records[0], records[-1]
         self.expect(meta.get("label") == json_form(LABEL), f"label {meta.get('label')!r}")
         for name, value in ALIKE.items():

@@ -54,20 +54,22 @@ run_with_slow() {
 }
 
 # json_check FILE PYTHON-EXPRESSION: evaluates the expression with `records` (all JSON lines of
-# FILE, which must all parse), `rows` and `end` (the last record when it is an end, else None).
+# FILE, which must all parse, read by the tools' reader), `rows`, `meta` and `end` (the last
+# record when it is an end, else None).
 json_check() {
     "$PYTHON3" -c '
 import json, sys
-records = [json.loads(line) for line in open(sys.argv[1])]
-rows = [r for r in records if r.get("type") == "row"]
+sys.path.insert(0, sys.argv[3])
+from fabperf import results
+result = results.read(sys.argv[1], complete=True)
+records, rows, meta = result.records, result.rows, result.meta
 end = records[-1] if records and records[-1].get("type") == "end" else None
-meta = records[0] if records and records[0].get("type") == "meta" else None
 ok = eval(sys.argv[2])
 if not ok:
     print("  " + sys.argv[2] + ": false for " + sys.argv[1])
     for r in records:
         print("    " + json.dumps(r)[:160])
-sys.exit(0 if ok else 1)' "$1" "$2"
+sys.exit(0 if ok else 1)' "$1" "$2" "$FABPERF_TESTS_DIR/../tools"
 }
 
 check_output() {

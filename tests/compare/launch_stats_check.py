@@ -3,20 +3,18 @@ the order-statistic interval, the in-run CI's ranks, and the significance rule's
 by enumeration of every arrangement and by simulation from a two-mode distribution.
 Usage: launch_stats_check.py PATH-TO-fabperf-compare; exit 0 when every check holds."""
 
+import importlib
 import itertools
 import math
+import os
 import random
 import sys
-import importlib.util
-from importlib.machinery import SourceFileLoader
 
 
 def load(path):
-    # The script has no .py suffix, so its loader is named by hand.
-    loader = SourceFileLoader("fabperf_compare", path)
-    module = importlib.util.module_from_spec(importlib.util.spec_from_loader("fabperf_compare", loader))
-    loader.exec_module(module)
-    return module
+    """The fabperf package's comparison, from beside the fabperf-compare command at path."""
+    sys.path.insert(0, os.path.dirname(os.path.realpath(path)))
+    return importlib.import_module("fabperf.compare")
 
 
 def separated_share(m, n, fc):

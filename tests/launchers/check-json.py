@@ -16,10 +16,11 @@ check-json.py [options] FILE...
 Exit status 0 when every file passes, 1 otherwise; problems go to stderr.
 """
 import argparse
-import json
 import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from fabperf import InputError, results  # noqa: E402  (the tools' reader of fabperf results)
 
 
 def interval_ok(mid, lo, hi, has_ci):
@@ -33,9 +34,8 @@ def interval_ok(mid, lo, hi, has_ci):
 def check(path, a):
     errs = []
     try:
-        with open(path) as f:
-            recs = [json.loads(line) for line in f if line.strip()]
-    except (OSError, ValueError) as e:
+        recs = results.read(path, complete=True).records
+    except InputError as e:
         return [f"cannot read JSON Lines: {e}"]
     if not recs:
         return ["empty file"]

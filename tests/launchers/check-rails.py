@@ -21,16 +21,14 @@ import json
 import os
 import sys
 
-
-def read(path):
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from fabperf import results  # noqa: E402  (the tools' reader of fabperf results)
 
 
 def check_files(a, errs):
     per_rail = {r: 0 for r in a.rails}
     for path in sorted(glob.glob(os.path.join(a.dir, "*.json"))):
-        meta = read(path)[0]
+        meta = results.read(path, complete=True).records[0]
         rail, _, tail = meta.get("label", "").rpartition("@")
         if rail not in per_rail:
             errs.append(f"{path}: label {meta.get('label')!r} is not RAIL@... of {a.rails}")

@@ -5,12 +5,15 @@ the same numbers as the matrix) and symmetric where it must be (sampled shifts c
 k -> N - k; isolated latency measures each unordered pair once: both cells equal), and every cell
 has as many samples as the others (one batch per size, not one sized by an idle rank 0).
 Usage: check_matrix.py FILE N MODE. Exit 0 ok, 1 with the reasons printed."""
-import json
+import os
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from fabperf import results  # noqa: E402  (the tools' reader of fabperf results)
 
 
 def check(path, n, mode):
-    recs = [json.loads(line) for line in open(path, encoding="utf-8") if line.strip()]
+    recs = results.read(path, complete=True).records
     errors = []
     meta = recs[0]
     m = [r for r in recs if r["type"] == "matrix"]

@@ -31,10 +31,12 @@ import os
 import shutil
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from fabperf import results  # noqa: E402  (the tools' reader of fabperf results)
+
 
 def read_lines(path):
-    with open(path, encoding="utf-8") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return results.read(path, complete=True).records
 
 
 def write_lines(path, records):

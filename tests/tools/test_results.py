@@ -99,6 +99,12 @@ with tempfile.TemporaryDirectory() as folder:
     check("reader: rows", [(x["size"], x["p50"]) for x in r.rows], [(1, 1.5), (2, 1.75)])
     check("reader: no end record", r.end, None)
     check("reader: row of a size", r.row(2)["p50"], 1.75)
+    check("reader: complete refuses a last line cut short", refused(lambda p: results.read(p, complete=True), path),
+          True)
+    r = results.parse('{"type":"meta","program":"fabperf_bw"}\n{"type":"end","status":"complete"}\n',
+                      complete=True)
+    check("parse: a program's output", ([x["type"] for x in r.records], r.cut, r.end["status"]),
+          (["meta", "end"], False, "complete"))
     warnings = []
     meta, rows = results.read_result(path, warnings)
     check("read_result: rows", len(rows), 2)

@@ -31,6 +31,12 @@ def load_records(path):
     except (OSError, UnicodeDecodeError) as e:
         reason = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
         raise InputError(f"cannot read {path}: {reason}") from None
+    return parse_lines(lines, path)
+
+
+def parse_lines(lines, where="the output"):
+    """(records, cut) of JSON Lines already read (a program's standard output, say): as
+    load_records, where names the source in an error."""
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -40,10 +46,10 @@ def load_records(path):
         except json.JSONDecodeError:
             if number == len(lines) and records:
                 return records, True
-            raise InputError(f"{path} is not a fabperf JSON result "
+            raise InputError(f"{where} is not a fabperf JSON result "
                              f"(line {number} is not JSON)") from None
         if not isinstance(record, dict):
-            raise InputError(f"{path} is not a fabperf JSON result (line {number} is not an object)")
+            raise InputError(f"{where} is not a fabperf JSON result (line {number} is not an object)")
         records.append(record)
     return records, False
 
@@ -67,10 +73,21 @@ class Result:
         return next((r for r in self.rows if r.get("size") == size), None)
 
 
-def read(path):
-    """The Result of one JSON Lines file (see load_records for what is refused)."""
-    records, cut = load_records(path)
-    return Result(path, records, cut)
+def whole(where, records, cut, complete):
+    if cut and complete:
+        raise InputError(f"{where}: the last line is cut short")
+    return Result(where, records, cut)
+
+
+def read(path, complete=False):
+    """The Result of one JSON Lines file (see load_records for what is refused; with complete,
+    a last line cut short too)."""
+    return whole(path, *load_records(path), complete)
+
+
+def parse(text, where="the output", complete=False):
+    """The Result of JSON Lines text (see parse_lines and read)."""
+    return whole(where, *parse_lines(text.splitlines(), where), complete)
 
 
 def read_result(path, warnings):
