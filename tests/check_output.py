@@ -5,10 +5,13 @@ Exit 0 when every check holds, 1 with one line per failed check otherwise.
 """
 import argparse
 import csv
-import json
 import math
+import os
 import re
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from fabperf import InputError, results  # noqa: E402  (the tools' reader of fabperf results)
 
 REQUIRED_META = ["program", "version", "benchmark", "metric", "date", "ranks", "hosts",
                  "mpi_library", "cuda_aware", "buffers", "timer", "iterations", "warmup",
@@ -141,13 +144,11 @@ class Checker:
         self.finite_positive(f"{where} iso_p50_us", row.get("iso_p50_us"))
 
     def check_json(self, lines):
-        records = []
-        for number, line in enumerate(lines, 1):
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                self.fail(f"line {number} is not JSON: {error}")
-                return
+        try:
+            records = results.parse("\n".join(lines), "the result", complete=True).records
+        except InputError as error:
+            self.fail(str(error))
+            return
         if not records or records[0].get("type") != "meta":
             self.fail("first record is not meta")
             return
