@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "options.h"
+#include "rollcall.h"
 
 #define FP_GUARD_MIN_WAIT_MS 10 /* shortest sleep of the watchdog */
 #define FP_GUARD_GRACE_S 1          /* after expiry, let the other ranks print their line */
@@ -56,7 +57,7 @@ static void where_text(char *out, size_t len)
 /* One line on stderr with write(): no stdio lock the stuck thread could hold. */
 static void say(const char *what)
 {
-    char line[768];
+    char line[1280];
     int rank = atomic_load(&guard_rank);
     int n = rank >= 0 ? snprintf(line, sizeof line, "%s: rank %d: %s\n", guard_program, rank, what)
                       : snprintf(line, sizeof line, "%s: %s\n", guard_program, what);
@@ -69,7 +70,7 @@ static void say(const char *what)
 
 static void expired(void)
 {
-    char where[256], what[512], why[512];
+    char where[160], what[512], why[1536];
     where_text(where, sizeof where);
     long seconds = atomic_load(&guard_seconds);
     int finalizing = atomic_load(&guard_finalizing);
@@ -82,9 +83,18 @@ static void expired(void)
     snprintf(what, sizeof what, "timed out: %s did not complete within %ld s (%s); ending the job", where,
              seconds, atomic_load(&guard_option));
     say(what);
-    snprintf(why, sizeof why, "timed out after %ld s at %s", seconds, where);
+    /* Which ranks never arrived: rank 0 hears the others out, they wait for its verdict. */
+    char roll[1024] = "";
+    int rank = atomic_load(&guard_rank);
+    if (atomic_load(&guard_mpi) && rank == 0)
+        fp_rollcall_collect(&fp_progress.entered, where, roll, sizeof roll);
+    else if (atomic_load(&guard_mpi))
+        fp_rollcall_answer(&fp_progress.entered, where);
+    if (roll[0])
+        say(roll);
+    snprintf(why, sizeof why, "timed out after %ld s at %s%s%s", seconds, where, roll[0] ? "; " : "", roll);
     fp_guard_cut(why);
-    sleep(FP_GUARD_GRACE_S);
+    sleep(rank > 0 ? FP_GUARD_GRACE_S + FP_ROLLCALL_WAIT_S + 1 : FP_GUARD_GRACE_S);
     if (atomic_load(&guard_mpi))
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     _exit(FP_EXIT_FAIL);

@@ -18,6 +18,7 @@ typedef struct fp_progress {
     _Atomic size_t size;
     _Atomic(const char *) phase; /* "warm-up operation", "sample", ... */
     atomic_long step, steps;     /* 1-based step in progress, of steps (0: unknown) */
+    atomic_long entered;         /* steps begun since the start: where a rank stands in the run */
 } fp_progress_t;
 
 extern fp_progress_t fp_progress;
@@ -33,6 +34,7 @@ static inline void fp_guard_phase(const char *phase, long steps)
 static inline void fp_guard_step(long step)
 {
     atomic_store_explicit(&fp_progress.step, step, memory_order_relaxed);
+    atomic_fetch_add_explicit(&fp_progress.entered, 1, memory_order_relaxed);
 }
 
 /* Before MPI_Init. Rank and size from the launcher's environment (Open MPI, MPICH/PMI, PMIx), -1

@@ -14,6 +14,7 @@
 #include "metric.h"
 #include "options.h"
 #include "provenance.h"
+#include "rollcall.h"
 #include "ucx_capture.h"
 
 /* Bad input: one line from rank 0, exit code 2 everywhere, no abort. */
@@ -137,7 +138,7 @@ static struct {
 
 static void cut_short(const char *why)
 {
-    char status[768];
+    char status[1600];
     snprintf(status, sizeof status, "cut short: %s", why);
     flockfile(cut.report->out); /* kept: nothing is written after the end record */
     fp_report_end(cut.report, status, cut.failures);
@@ -263,6 +264,7 @@ static int step_mpi(fp_run_t *run, const char *program, int *argc, char ***argv,
         fprintf(stderr, "%s: rank %d: %s\n", program, run->ctx.rank, fp_error_message());
         MPI_Abort(MPI_COMM_WORLD, FP_EXIT_FAIL);
     }
+    fp_rollcall_setup(MPI_COMM_WORLD); /* a timeout can then name the ranks that never arrived */
     return FP_OK;
 }
 

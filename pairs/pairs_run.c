@@ -9,6 +9,7 @@
 #include "collective.h"
 #include "memory.h"
 #include "pairs.h"
+#include "rollcall.h"
 
 /* Multi: ranks [0, npairs) send to rank + npairs; an odd last rank idles, as in osu_mbw_mr. */
 static void multi_partners(fp_ctx_t *ctx, fp_pairs_ctx_t *pc)
@@ -164,8 +165,10 @@ static int pairs_open(fp_run_t *run)
     FP_CHECK(gather_names(run, pc));
     if (multi && run->ctx.rank == 0)
         FP_CHECK(describe_pairs(pc));
-    if (!multi)
+    if (!multi) {
         describe_sweep(run, pc);
+        fp_rollcall_not_lockstep(); /* a pair measured alone leaves the others behind by design */
+    }
     return FP_OK;
 }
 

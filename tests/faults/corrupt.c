@@ -10,12 +10,17 @@
  *                      among many, e.g. one of a window validated message by message
  *   FP_STALL_SIZE=N    stop for good (sleep) on the first receive of N bytes: a hung peer
  *   FP_DIE_SIZE=N      kill -9 itself on the first receive of N bytes: a dead peer
+ *   FP_FREEZE_SIZE=N   SIGSTOP itself on the first receive of N bytes: a rank frozen whole, its
+ *                      watchdog too (a node that stopped answering)
+ *   FP_HANG_AFTER_SIZE=N  stop for good (sleep) right after the first blocking receive or
+ *                      collective of N bytes returns: a rank stuck outside MPI (its own work, a GPU)
+ *                      while the others go on to the next operation and wait there for it
  *   FP_INIT_DELAY=S    sleep S seconds inside MPI_Init, every rank: a slow MPI start-up (name
  *                      resolution timing out, a large job's wire-up)
  *   FP_FINALIZE_HANG=1 never return from MPI_Finalize (sleep), FP_FAULT_RANK's rank (default every
  *                      rank): an MPI library stuck at the end, the results already written
  *   FP_FAULT_RANK=R    only this rank of MPI_COMM_WORLD misbehaves (default: every rank for
- *                      FP_CORRUPT_SIZE, rank 1 for FP_STALL_SIZE and FP_DIE_SIZE)
+ *                      FP_CORRUPT_SIZE, rank 1 for the stall, death, freeze and hang faults)
  * Wrapped: MPI_Init, MPI_Finalize, MPI_Recv, MPI_Sendrecv, MPI_Irecv with MPI_Wait/Waitall/Waitany/Waitsome/Test/Testall,
  * MPI_Bcast (non-root), MPI_Reduce (root), MPI_Allreduce, MPI_Allgather, MPI_Alltoall,
  * MPI_Reduce_scatter_block. */
@@ -76,9 +81,27 @@ static void before_receive(long bytes)
         fflush(stderr);
         kill(getpid(), SIGKILL);
     }
+    if (bytes == env_long("FP_FREEZE_SIZE") && this_rank_misbehaves(1)) {
+        fprintf(stderr, "libfpcorrupt: rank %d: freezing (SIGSTOP) at a receive of %ld bytes\n", my_rank(), bytes);
+        fflush(stderr);
+        kill(getpid(), SIGSTOP);
+    }
     if (!stalled && bytes == env_long("FP_STALL_SIZE") && this_rank_misbehaves(1)) {
         stalled = 1;
         fprintf(stderr, "libfpcorrupt: rank %d: stalling at a receive of %ld bytes\n", my_rank(), bytes);
+        fflush(stderr);
+        for (;;)
+            sleep(1);
+    }
+}
+
+/* After a blocking receive or collective of `bytes` returned: the hang outside MPI. */
+static void after_receive(long bytes)
+{
+    static int hung;
+    if (!hung && bytes == env_long("FP_HANG_AFTER_SIZE") && this_rank_misbehaves(1)) {
+        hung = 1;
+        fprintf(stderr, "libfpcorrupt: rank %d: hanging after a receive of %ld bytes\n", my_rank(), bytes);
         fflush(stderr);
         for (;;)
             sleep(1);
@@ -163,6 +186,7 @@ int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_C
     long bytes = bytes_of(count, type);
     before_receive(bytes);
     int rc = PMPI_Recv(buf, count, type, source, tag, comm, status);
+    after_receive(bytes);
     if (rc == MPI_SUCCESS && blocking_corrupts(bytes))
         flip(buf, bytes);
     return rc;
@@ -174,6 +198,7 @@ int MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest, int
     long bytes = bytes_of(rcount, rtype);
     before_receive(bytes);
     int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
+    after_receive(bytes);
     if (rc == MPI_SUCCESS && blocking_corrupts(bytes))
         flip(rbuf, bytes);
     return rc;
@@ -269,6 +294,7 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
     if (rank != root)
         before_receive(bytes);
     int rc = PMPI_Bcast(buf, count, type, root, comm);
+    after_receive(bytes);
     if (rc == MPI_SUCCESS && rank != root && corrupts(bytes))
         flip(buf, bytes);
     return rc;
@@ -282,6 +308,7 @@ int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_O
     if (rank == root)
         before_receive(bytes);
     int rc = PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
+    after_receive(bytes);
     if (rc == MPI_SUCCESS && rank == root && corrupts(bytes))
         flip(rbuf, bytes);
     return rc;
@@ -292,6 +319,7 @@ int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MP
     long bytes = bytes_of(count, type);
     before_receive(bytes);
     int rc = PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
+    after_receive(bytes);
     if (rc == MPI_SUCCESS && corrupts(bytes))
         flip(rbuf, bytes);
     return rc;
@@ -305,6 +333,7 @@ int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, 
     long bytes = bytes_of(rcount, rtype) * nranks;
     before_receive(bytes);
     int rc = PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    after_receive(bytes);
     if (rc == MPI_SUCCESS && corrupts(bytes))
         flip(rbuf, bytes);
     return rc;
@@ -318,6 +347,7 @@ int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, i
     long bytes = bytes_of(rcount, rtype) * nranks;
     before_receive(bytes);
     int rc = PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    after_receive(bytes);
     if (rc == MPI_SUCCESS && corrupts(bytes))
         flip(rbuf, bytes);
     return rc;
@@ -329,6 +359,7 @@ int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int count, MPI_Dataty
     long bytes = bytes_of(count, type);
     before_receive(bytes);
     int rc = PMPI_Reduce_scatter_block(sbuf, rbuf, count, type, op, comm);
+    after_receive(bytes);
     if (rc == MPI_SUCCESS && corrupts(bytes))
         flip(rbuf, bytes);
     return rc;
