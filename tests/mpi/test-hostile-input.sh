@@ -117,7 +117,7 @@ all|--format: unknown value 'JSON'|--format JSON
 all|--format: empty value|--format=
 all|--format: missing value|--format
 all|--format given twice|--format json --format csv
-all|--layout: unknown value 'nccl' (accepted: full, osu, nccl-tests)|--layout nccl
+all|--layout: unknown value 'nccl' (accepted: summary, full, osu, nccl-tests)|--layout nccl
 all|--layout: empty value|--layout=
 all|--layout osu applies to --format text|--layout osu --format json
 all|--layout nccl-tests applies to the collectives|--layout nccl-tests
