@@ -4,7 +4,7 @@
 import json
 
 from .plot import h
-from .report_html import (fmt_expect, fmt_path, interval_text, numcell, shown_verdict,
+from .report_html import (fmt_expect, fmt_path, fmt_paths, interval_text, numcell, shown_verdict,
                           size_verdict_cell, state_badge, table)
 from .report_summary import config_states
 from .units import fmt_num, fmt_size
@@ -25,7 +25,7 @@ def size_table(c):
                       numcell(s["line_rate_gbps"]),
                       numcell(s["efficiency"], f"{s['efficiency'] * 100:.1f}%"
                               if s["efficiency"] is not None else "-"),
-                      "; ".join(fmt_path(p) for p in s["path"])]))
+                      fmt_paths(s["path"])]))
     return table(f"{c.ident}-sizes", ["size", f"{q.title} ({q.unit})", "interval", "interval is",
                                       "per launch", "agreement", "verdict", "threshold",
                                       "line rate (Gb/s)", "efficiency", "path"], rows)

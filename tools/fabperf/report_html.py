@@ -119,6 +119,16 @@ def fmt_path(evidence):
     return text if len(text) <= 160 else text[:157] + "..."
 
 
+def fmt_paths(evidences):
+    """Path evidence of a size's launches: each different text once, in launch order; launches
+    whose path says nothing (no NIC listed) add nothing, so that a size where none does is empty."""
+    texts = []
+    for text in (fmt_path(e) for e in evidences):
+        if text and text not in texts:
+            texts.append(text)
+    return "; ".join(texts)
+
+
 def verdict_class(verdict):
     return (verdict or "").split(" ")[0]
 
