@@ -1,13 +1,14 @@
 /* The roll call at a timeout (rollcall.h): rank 0's port, the answers, the finding. */
 #include "rollcall.h"
 
+#include "escape.h"
+
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,19 +228,6 @@ void fp_rollcall_collect(const atomic_long *entered, const char *where, char *ou
     free(entries);
 }
 
-/* Appends to out as snprintf would, never past len. */
-static void add(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void add(char *out, size_t len, const char *fmt, ...)
-{
-    size_t used = strlen(out);
-    if (used + 1 >= len)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(out + used, len - used, fmt, ap);
-    va_end(ap);
-}
-
 /* "rank 3 (n2) at size 4096 B, sample 5 of 100, rank 7 (n4) ..." for the ranks that pick() takes. */
 static int list_ranks(char *out, size_t len, const fp_rollcall_entry_t *e, int n, long furthest, int silent,
                       int with_where)
@@ -250,14 +238,14 @@ static int list_ranks(char *out, size_t len, const fp_rollcall_entry_t *e, int n
         if (!taken)
             continue;
         if (count < FP_ROLLCALL_LISTED) {
-            add(out, len, "%srank %d (%s)", count ? ", " : "", r, e[r].host[0] ? e[r].host : "?");
+            fp_append(out, len, "%srank %d (%s)", count ? ", " : "", r, e[r].host[0] ? e[r].host : "?");
             if (with_where)
-                add(out, len, " at %s", e[r].where);
+                fp_append(out, len, " at %s", e[r].where);
         }
         count++;
     }
     if (count > FP_ROLLCALL_LISTED)
-        add(out, len, " and %d more", count - FP_ROLLCALL_LISTED);
+        fp_append(out, len, " and %d more", count - FP_ROLLCALL_LISTED);
     return count;
 }
 
@@ -273,12 +261,12 @@ void fp_rollcall_summary(const fp_rollcall_entry_t *e, int n, int lockstep, char
             furthest = e[r].entered, lead = r;
     }
     out[0] = '\0';
-    add(out, len, "roll call: %d of %d ranks answered; ", answered, n);
+    fp_append(out, len, "roll call: %d of %d ranks answered; ", answered, n);
     int moving = 0;
     for (int r = 0; r < n; r++)
         moving += e[r].answered && e[r].moved;
     if (moving) { /* snapshots of a moving run are taken at different steps: none is evidence */
-        add(out, len, "%d of them still took steps while answering: the run is slower than the time limit, not "
+        fp_append(out, len, "%d of them still took steps while answering: the run is slower than the time limit, not "
                       "stuck, and no rank is named", moving);
         return;
     }
@@ -286,19 +274,19 @@ void fp_rollcall_summary(const fp_rollcall_entry_t *e, int n, int lockstep, char
     for (int r = 0; r < n; r++)
         behind += e[r].answered && e[r].entered < furthest;
     if (!lockstep) { /* ranks idle by design (a pair measured alone) are behind for no fault */
-        add(out, len, "this program's ranks do not move in step, so none is named as behind; rank 0 is at %s",
+        fp_append(out, len, "this program's ranks do not move in step, so none is named as behind; rank 0 is at %s",
             e[0].where);
     } else if (behind) {
-        add(out, len, "never arrived where the others wait (%s): ", lead >= 0 ? e[lead].where : "?");
+        fp_append(out, len, "never arrived where the others wait (%s): ", lead >= 0 ? e[lead].where : "?");
         list_ranks(out, len, e, n, furthest, 0, 1);
     } else if (answered == n) {
-        add(out, len, "no rank is a step behind: every rank has begun %s, where the operation did not complete "
+        fp_append(out, len, "no rank is a step behind: every rank has begun %s, where the operation did not complete "
                       "(a rank late within one step is not told apart)", lead >= 0 ? e[lead].where : "?");
     } else {
-        add(out, len, "every rank that answered is at %s", lead >= 0 ? e[lead].where : "?");
+        fp_append(out, len, "every rank that answered is at %s", lead >= 0 ? e[lead].where : "?");
     }
     if (answered < n) {
-        add(out, len, "; did not answer (dead, stuck past its own watchdog, or no route to rank 0's port): ");
+        fp_append(out, len, "; did not answer (dead, stuck past its own watchdog, or no route to rank 0's port): ");
         list_ranks(out, len, e, n, furthest, 1, 0);
     }
 }
