@@ -4,6 +4,7 @@
 #include "collective.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 long fp_coll_batch_limit(long iterations)
@@ -28,6 +29,15 @@ void fp_coll_rates(fp_busbw_t kind, int nranks, int in_place, size_t bytes, doub
     fp_coll_moved(nranks, in_place, &moved, &crossed);
     *algbw = moved ? fp_algbw_gbps(bytes, us) : NAN;
     *busbw = crossed ? *algbw * fp_busbw_factor(kind, nranks) : NAN;
+}
+
+int fp_mpi_reduce_in_place_crashes(const char *library_version)
+{
+    const char *v = strstr(library_version, "MPICH Version:");
+    int major = 0, minor = 0, patch = 0;
+    if (!v || sscanf(v + strlen("MPICH Version:"), " %d.%d.%d", &major, &minor, &patch) < 2)
+        return 0;
+    return major == 4 && (minor == 0 || (minor == 1 && patch < 2));
 }
 
 size_t fp_coll_rotation_steps(size_t extent_bytes, size_t buffer_bytes, int rotate)

@@ -99,6 +99,7 @@ static int coll_prepare(fp_run_t *run, char *err, size_t errlen)
     run->ctx.peer = -1;
     c->ops = fp_coll_backends[p->backend];
     c->root = (int)p->root;
+    c->no_in_place = c->ops->no_in_place;
     c->call = calls[run->bench->coll->kind];
     /* A GPU-native backend (NCCL) moves device data itself; MPI then only bootstraps; its
      * library refuses two ranks on one GPU, which the core says up front (gpu_share.h). */
@@ -153,10 +154,25 @@ static int coll_verdict_pending(const fp_run_t *run, size_t bytes, long batch, c
     return j.verdict == FP_VERDICT_INCONCLUSIVE && !j.reason[0]; /* more samples can decide it */
 }
 
+/* A library defect that would crash the run is not called; the backend line says what is skipped
+ * and why, and the in-place columns stay empty. */
+static void skip_known_crash(fp_run_t *run, char *about, size_t len)
+{
+    fp_coll_ctx_t *c = fp_coll_ctx(&run->ctx);
+    if (c->ops != &fp_coll_mpi || run->bench->coll->kind != FP_COLL_REDUCE || c->root == 0 ||
+        !fp_mpi_reduce_in_place_crashes(run->meta.mpi_library))
+        return;
+    c->no_in_place |= 1u << FP_COLL_REDUCE;
+    size_t used = strlen(about);
+    snprintf(about + used, len - used, "; in-place not run: this MPICH crashes in MPI_Reduce(MPI_IN_PLACE) at a "
+             "root other than 0 (pmodels/mpich#6540, fixed in 4.1.2); -r 0 runs it");
+}
+
 static int coll_open(fp_run_t *run)
 {
     fp_coll_ctx_t *c = fp_coll_ctx(&run->ctx);
     FP_CHECK(c->ops->init(&run->ctx, meta_part.backend, sizeof meta_part.backend));
+    skip_known_crash(run, meta_part.backend, sizeof meta_part.backend);
     run->sampler = (fp_sampler_t){
         .kernel = coll_kernel, .sync = c->ops->sync, .complete = c->ops->complete,
         .reduce = fp_samples_max_over_ranks, .samplings = FP_VAR_COUNT,
@@ -187,7 +203,7 @@ static size_t coll_round(const fp_run_t *run, size_t bytes)
 
 static int has_in_place(const fp_run_t *run)
 {
-    return !(fp_coll_ctx(&run->ctx)->ops->no_in_place & (1u << run->bench->coll->kind));
+    return !(fp_coll_ctx(&run->ctx)->no_in_place & (1u << run->bench->coll->kind));
 }
 
 /* Points the call at the buffers of one variant, laid out as nccl-tests does. */

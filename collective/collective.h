@@ -107,6 +107,9 @@ typedef struct fp_coll_ctx {
     void *recv;         /* where it writes */
     size_t count;       /* elements per call as the library takes it */
     int root;           /* rooted collectives: -r */
+    /* Bit per fp_coll_kind_t whose in-place form is not run: the backend has none, or the
+     * library is known to crash in it (said in the backend's header line). */
+    unsigned no_in_place;
     /* Rotation: call k uses send + o and recv + o, o = (k mod steps) x stride bytes. */
     size_t steps, stride, calls;
     fp_variant_t sampling; /* the variant being sampled: only out of place is judged (--expect) */
@@ -168,6 +171,10 @@ long fp_coll_batch_limit(long iterations);
 /* Whether a variant moves data at all (*moved_data) and across ranks (*crossed_ranks, returned):
  * one rank sends nothing to another; in place it does not even copy. */
 int fp_coll_moved(int nranks, int in_place, int *moved_data, int *crossed_ranks);
+/* Whether this MPI library (MPI_Get_library_version's text) crashes in MPI_Reduce(MPI_IN_PLACE)
+ * at a root other than 0: MPICH 4.0 to 4.1.1 read the root's send buffer, MPI_IN_PLACE's
+ * address, from 4 KiB up (pmodels/mpich#6540, fixed in 4.1.2). */
+int fp_mpi_reduce_in_place_crashes(const char *library_version);
 /* algbw and busbw (GB/s) of `bytes` in `us`: NAN where fp_coll_moved says nothing moved. */
 void fp_coll_rates(fp_busbw_t kind, int nranks, int in_place, size_t bytes, double us, double *algbw,
                    double *busbw);

@@ -105,6 +105,20 @@ static void test_rotation(void)
     CHECK((steps - 1) * 3000 + 3000 <= (1 << 20) && steps * 3000 + 3000 > (1 << 20));
 }
 
+/* The MPICH releases that crash in MPI_Reduce(MPI_IN_PLACE) at a root other than 0, by their
+ * library text; other libraries and fixed releases run it. */
+static void test_reduce_in_place_defect(void)
+{
+    CHECK(fp_mpi_reduce_in_place_crashes("MPICH Version:\t4.0.2"));
+    CHECK(fp_mpi_reduce_in_place_crashes("MPICH Version:      4.0"));
+    CHECK(fp_mpi_reduce_in_place_crashes("MPICH Version:\t4.1.1"));
+    CHECK(!fp_mpi_reduce_in_place_crashes("MPICH Version:\t4.1.2"));
+    CHECK(!fp_mpi_reduce_in_place_crashes("MPICH Version:\t4.2.0"));
+    CHECK(!fp_mpi_reduce_in_place_crashes("MPICH Version:\t3.4.3"));
+    CHECK(!fp_mpi_reduce_in_place_crashes("Open MPI v4.1.4, package: Debian OpenMPI"));
+    CHECK(!fp_mpi_reduce_in_place_crashes(""));
+}
+
 /* An element nobody wrote reads as a value that no input and no reduction of inputs has. */
 static void test_unwritten(void)
 {
@@ -145,6 +159,7 @@ int main(void)
     test_batch_limit();
     test_rates();
     test_rotation();
+    test_reduce_in_place_defect();
     test_unwritten();
     test_fit();
     test_busbw();
