@@ -91,8 +91,10 @@ int fp_samples_of_rank0(fp_run_t *run, size_t n, double *dst)
 /* Doubles *batch while a sample of it is shorter than a resolved one (a coarse clock reads a
  * lone operation as 0 or one step, so the warm-up's median alone cannot size the batch), up to
  * FP_BATCH_LIMIT. Rank 0 decides from the shortest of a few samples (interruptions only lengthen
- * a sample, so the shortest is the one to trust); all follow. */
-static int calibrate(fp_run_t *run, size_t bytes, long *batch)
+ * a sample, so the shortest is the one to trust); all follow. Rank 0's *op_seconds: one operation
+ * as the final batch's shortest sample has it, free of the timer's own overhead that inflates a
+ * lone operation's reading. */
+static int calibrate(fp_run_t *run, size_t bytes, long *batch, double *op_seconds)
 {
     double needed = resolved_sample(run->timer_overhead_s, run->timer_resolution_s);
     size_t count = run->capacity < FP_CALIBRATION_SAMPLES ? run->capacity : FP_CALIBRATION_SAMPLES;
@@ -101,8 +103,11 @@ static int calibrate(fp_run_t *run, size_t bytes, long *batch)
         for (size_t i = 0; i < count; i++)
             FP_CHECK(take_sample(run, i, bytes, *batch));
         FP_CHECK(run->timer->collect(0, count));
-        if (run->ctx.rank == 0)
-            more = shortest_of(run->samples, count) < needed && *batch < FP_BATCH_LIMIT;
+        if (run->ctx.rank == 0) {
+            double shortest = shortest_of(run->samples, count);
+            more = shortest < needed && *batch < FP_BATCH_LIMIT;
+            *op_seconds = shortest / (double)*batch;
+        }
         FP_MPI_CHECK(MPI_Bcast(&more, 1, MPI_INT, 0, run->ctx.comm));
         if (!more)
             return FP_OK;
@@ -124,7 +129,8 @@ int fp_batch_keeps_previous(long batch, long previous, double op_seconds, double
 
 /* The automatic batch: from the warm-up's median, calibrated against the clock; a step down
  * near the boundary is not taken (fp_batch_keeps_previous). Larger steps down, and any step up,
- * are taken. */
+ * are taken. Every decision is rank 0's, from its clock, and broadcast: ranks whose clocks differ
+ * (overhead, resolution) would otherwise run different counts of operations and hang. */
 static int choose_batch(fp_run_t *run, size_t bytes, size_t timed, long *batch)
 {
     double warm = 0.0;
@@ -137,10 +143,15 @@ static int choose_batch(fp_run_t *run, size_t bytes, size_t timed, long *batch)
     /* A lone operation on a coarse clock, or a warm-up slowed by the first messages' set-up, can
      * mislead the median: a few samples of the batch check it where they are cheap, and at the
      * first size, whose warm-up includes the library's connection set-up. */
+    double op = warm;
     if (warm < FP_CALIBRATE_BELOW_S || run->batch_previous == 0)
-        FP_CHECK(calibrate(run, bytes, batch));
-    if (fp_batch_keeps_previous(*batch, run->batch_previous, warm,
-                                resolved_sample(run->timer_overhead_s, run->timer_resolution_s)))
+        FP_CHECK(calibrate(run, bytes, batch, &op));
+    long keep = 0;
+    if (run->ctx.rank == 0)
+        keep = fp_batch_keeps_previous(*batch, run->batch_previous, op,
+                                       resolved_sample(run->timer_overhead_s, run->timer_resolution_s));
+    FP_MPI_CHECK(MPI_Bcast(&keep, 1, MPI_LONG, 0, run->ctx.comm));
+    if (keep)
         *batch = run->batch_previous;
     run->batch_previous = *batch;
     return FP_OK;

@@ -7,6 +7,9 @@
  *   FP_CLOCK_STRETCH_S=S  clock advances F times the time that passes (operations look F times
  *                         slower, as on a machine that later leaves a slow latency mode), then
  *                         at the true rate again (default: no stretch)
+ *   FP_CLOCK_TICK_RANK=R  only rank R (from the launcher's environment) has the coarse clock; the
+ *                         others read the true one (default: every rank), so that ranks measure
+ *                         different clocks, as hosts of one job can
  * MPI_Wtime is continuous; MPI_Wtick is left alone: the program must find the tick by reading. */
 #include <mpi.h>
 #include <stdlib.h>
@@ -28,10 +31,25 @@ static double stretched(double now)
     return now + (factor - 1.0) * span;
 }
 
+/* The rank the launcher gave this process: Open MPI, then MPICH's PMI; -1 when unknown. */
+static int launcher_rank(void)
+{
+    const char *names[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK"};
+    for (int i = 0; i < 2; i++) {
+        const char *text = getenv(names[i]);
+        if (text && *text)
+            return atoi(text);
+    }
+    return -1;
+}
+
 double MPI_Wtime(void)
 {
     double tick = setting("FP_CLOCK_TICK_US", 1.0) * 1e-6;
     double now = stretched(PMPI_Wtime());
+    const char *only = getenv("FP_CLOCK_TICK_RANK");
+    if (only && *only && atoi(only) != launcher_rank())
+        return now;
     if (tick <= 0)
         return now;
     return (double)(long long)(now / tick) * tick;
