@@ -42,7 +42,12 @@ test_in() {
 show_failures() {
     grep -E "^(FAIL|ERROR):" "$1/check.log" 2>/dev/null | while read -r _ test; do
         echo "   $test:"
-        grep -B8 -m2 "^not ok" "$1/${test%.sh}.log" 2>/dev/null | head -20 | sed 's/^/     /'
+        # a TAP check's "not ok", or a script's own "FAIL: why" line; else the log's end
+        if grep -q -E "^(not ok|FAIL: )" "$1/${test%.sh}.log" 2>/dev/null; then
+            grep -B8 -m2 -E "^(not ok|FAIL: )" "$1/${test%.sh}.log" | head -20
+        else
+            tail -n 12 "$1/${test%.sh}.log" 2>/dev/null
+        fi | sed 's/^/     /'
     done
 }
 
