@@ -370,6 +370,63 @@ else
     echo "# the pairs programs' own output: not checked (run through make check with the pairs built)"
 fi
 
+# ---- JUnit ----------------------------------------------------------------------------------
+# Read back by junitparser (Debian's python3-junitparser), a reader the tool does not share.
+junit_python=
+for p in "$PYTHON3" /usr/bin/python3; do
+    if "$p" -c 'import junitparser' 2>/dev/null; then
+        junit_python=$p
+        break
+    fi
+done
+junit_holds() {
+    "$junit_python" "$tests/report/check_junit.py" "$@"
+}
+if [ -z "$junit_python" ]; then
+    check "a Python with junitparser (apt-get install python3-junitparser; scripts/install-deps.sh)" false
+else
+    run_report "$golden" --junit "$work/golden.xml"
+    check "--junit without -o: exit 0, the XML written, no page on standard output" \
+        sh -c "[ $rc -eq 0 ] && [ ! -s '$work/out' ] && [ ! -s '$work/err' ] && [ -s '$work/golden.xml' ]"
+    # 8 sizes of the --expect configuration (fail at 4K), the cut-short and the failed launch as
+    # errors, 3 preflight nodes with 9 findings (6 fail: nodeE 5, nodeF 1) and this machine's node.
+    check "golden folder: 23 cases; 9 failures, 2 errors, none skipped; as junitparser counts them" \
+        junit_holds "$work/golden.xml" 'totals == {"tests": 23, "failures": 9, "errors": 2, "skipped": 0}
+            and suites["expect fabperf_bw"] == {"tests": 8, "failures": 1, "errors": 0, "skipped": 0}
+            and suites["preflight preflight-testnodes.json"] == {"tests": 12, "failures": 8, "errors": 0, "skipped": 0}'
+    check "a failed size: the value, its interval over launches and the threshold in the message" \
+        junit_holds "$work/golden.xml" '[(c[2], c[3]) for c in cases if c[3] == "failure" and c[0].startswith("expect")]
+            == [("4096 B", "failure")] and any(c[2] == "4096 B" and c[4].startswith("fail: 2105 [1913, 2296] MB/s over 2 launches")
+            and c[4].endswith("threshold bw>=1e12@4K") for c in cases)'
+    check "launches not ok are errors with their state and exit status" \
+        junit_holds "$work/golden.xml" 'sorted(c[4] for c in cases if c[3] == "error") == ["cut short, exit 1", "failed, exit 1"]'
+    check "preflight: a node fails when one of its findings fails; a warning passes and says so" \
+        junit_holds "$work/golden.xml" '[c[3] for c in cases if c[2] == "preflight"] == ["pass", "failure", "failure", "pass"]
+            and all(c[3] == "pass" and c[4].startswith("warn: ") for c in cases if "powersave" in c[2])'
+    run_report "$golden" --junit - -o "$work/golden-too.html"
+    check "--junit - with -o: the XML on standard output, the same page in the file" \
+        sh -c "[ $rc -eq 0 ] && head -1 '$work/out' | grep -q '^<?xml' && cmp -s '$work/golden-too.html' '$work/golden.html'"
+    run_report "$work/assumed" --junit "$work/assumed.xml"
+    check "mixed launches (one failed its expectation) are a failure, never a pass" \
+        junit_holds "$work/assumed.xml" '[c[3] for c in cases if c[0] == "tcp fabperf_bw" and c[2] in ("1 B", "2 B")]
+            == ["failure", "failure"] and any(c[4].startswith("mixed (pass 1, fail 1)") for c in cases)'
+    # derive.py's sweep: n002 stands, the link n000 <-> n003 was found but not re-tested (an older
+    # file), n005 was cleared by its re-test.
+    check "all-pairs findings: the one that stands and the one found fail, the cleared one passes" \
+        junit_holds "$work/assumed.xml" 'sorted((c[2], c[3]) for c in cases if c[0] == "all-pairs findings pairs.json")
+            == [("1048576 B: slow_link both-ways n000,n003", "failure"), ("1048576 B: slow_node both n002", "failure"),
+                ("1048576 B: slow_node send n005", "pass")]
+            and any(c[4].startswith("found, not re-tested: slow link n000 <-> n003") for c in cases)'
+    run_report "$work/judged" --junit "$work/judged.xml"
+    check "judged sweeps: the slow column's undecided (64K) and cannot judge (1M) are skipped with the judge's reason, never a pass" \
+        junit_holds "$work/judged.xml" '[(c[2], c[3], c[4].split(":")[0]) for c in cases if c[0] == "slowcol fabperf_allpairs"]
+            == [("65536 B", "skipped", "undecided"), ("1048576 B", "skipped", "cannot judge")]
+            and "re-test budget spent" in [c[4] for c in cases if c[0] == "slowcol fabperf_allpairs"][1]'
+    run_report "$golden" --junit "$work/no-such-dir/run.xml"
+    check "--junit to an unwritable file: exit 1, one line naming it" \
+        sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q 'cannot write .*run.xml' '$work/err'"
+fi
+
 # ---- bad usage ------------------------------------------------------------------------------
 run_report "$work/no-such-folder"
 check "missing folder: exit 2, one line" sh -c "[ $rc -eq 2 ] && [ ! -s '$work/out' ]"

@@ -5,6 +5,7 @@ import os
 import sys
 
 from . import InputError, Parser, write_output
+from .report_junit import junit
 from .report_page import page
 from .report_read import read_folder
 
@@ -45,6 +46,12 @@ launches: ok (an end line "complete"), cut short (rows, but no end line, an end
 status other than complete, or a cut last line: its rows are used), failed (no
 file, an empty or unparsable file, or no rows). None is left out.
 
+--junit FILE: one test case per size that has a verdict (fail and mixed: failure with the
+value, its interval and the threshold; inconclusive, cannot judge, undecided: skipped;
+never a pass), per launch not ok (error), per all-pairs finding (stands: failure; cleared:
+pass; undecided: skipped) and per preflight finding and node (a failing finding fails its
+node); one suite per configuration, sweep file and preflight file.
+
 exit status:
   0 the page was written; 1 it could not be written; 2 bad usage, or a folder
   that cannot be read or holds nothing fabperf wrote."""
@@ -65,6 +72,10 @@ def main(argv):
     p.add_argument("folder", metavar="RUN_FOLDER", help="the run folder")
     p.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE [default: standard output]")
     p.add_argument("--title", metavar="TEXT", help="page title [default: fabperf run RUN_FOLDER's name]")
+    p.add_argument("--junit", metavar="FILE",
+                   help="also write the run's verdicts, launches, all-pairs findings and preflight "
+                        "findings as JUnit XML to FILE ('-': standard output); without -o the page "
+                        "is then not written")
     try:
         if compare_tool_error():
             raise InputError(compare_tool_error())
@@ -74,4 +85,8 @@ def main(argv):
         print(f"{PROG}: error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     title = args.title or f"fabperf run {os.path.basename(os.path.normpath(args.folder))}"
+    if args.junit:
+        rc = write_output(PROG, junit(run, title), None if args.junit == "-" else args.junit, status=1)
+        if rc or not args.output:
+            return rc
     return write_output(PROG, page(run, title), args.output, status=1)
