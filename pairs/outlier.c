@@ -213,6 +213,13 @@ fp_retest_t fp_retest_decide(const fp_cell_t *suspect, const fp_cell_t *healthy,
     return 2 * fine > count ? FP_RETEST_CLEARED : FP_RETEST_UNDECIDED;
 }
 
+int fp_retest_within_noise(const fp_cell_t *alone, const fp_cell_t *healthy, int higher_is_better, double floor)
+{
+    if (!(floor > 1.0) || !(alone->median > 0) || !(healthy->median > 0))
+        return 0;
+    return 1.0 / better_ratio(alone->median, healthy->median, higher_is_better) < floor;
+}
+
 double fp_normal_upper_quantile(double p)
 {
     double lo = 0.0, hi = 40.0; /* P(Z > z) = erfc(z / sqrt 2) / 2 falls with z: bisection */

@@ -116,6 +116,9 @@ typedef struct fp_judge_summary {
     unsigned places;   /* FP_PLACES_* */
     double sigma;      /* noise of one cell's log, as used */
     double z_node, z_link, z_round; /* the screen's bounds */
+    /* Too noisy: the factor a link must be slower than, alone against healthy pairs alone, to
+     * stand (the slowest link the matrix's noise would hide); 1 when the matrix is decided. */
+    double link_floor;
     char reason[160];
 } fp_judge_summary_t;
 
@@ -137,6 +140,10 @@ unsigned fp_judge_places(const fp_shifts_t *layout, int round_trip, char *reason
  * cleared when most are fine, and is undecided otherwise. suspect_out and healthy_out get the
  * medians of the medians and bounds. */
 typedef enum { FP_RETEST_UNDECIDED, FP_RETEST_STANDS, FP_RETEST_CLEARED } fp_retest_t;
+/* Whether a link that stood in its re-test is slower alone than healthy pairs alone by less than
+ * floor (fp_judge_summary_t.link_floor): on a machine too noisy to judge the matrix, that is
+ * within what its noise makes of a healthy link, and the link is undecided, not standing. */
+int fp_retest_within_noise(const fp_cell_t *alone, const fp_cell_t *healthy, int higher_is_better, double floor);
 fp_retest_t fp_retest_decide(const fp_cell_t *suspect, const fp_cell_t *healthy, size_t count, int higher_is_better,
                              double min_effect, int all_slow, fp_cell_t *suspect_out, fp_cell_t *healthy_out);
 const char *fp_retest_name(fp_retest_t r); /* "undecided", "stands", "cleared" */

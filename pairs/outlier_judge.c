@@ -509,6 +509,7 @@ static void fill_summary(const judge_t *J, unsigned places, fp_judge_summary_t *
     s->z_node = J->z_node;
     s->z_link = J->z_link;
     s->z_round = J->z_round;
+    s->link_floor = 1.0;
 }
 
 int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts,
@@ -541,6 +542,7 @@ int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp
         double quiet = quiet_noise_sd(&J, slow, slow + n), resolution = exp(FP_LINK_Z * quiet);
         if (places && resolution > FP_JUDGE_MAX_RESOLUTION) { /* a pass would claim what it cannot see */
             s->decided = 0;
+            s->link_floor = resolution;
             snprintf(s->reason, sizeof s->reason,
                      "too noisy to judge: cell noise %.0f %%, only links slower than %.1f x would show",
                      100.0 * (exp(quiet) - 1.0), resolution);

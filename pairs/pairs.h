@@ -128,9 +128,10 @@ double fp_pairs_shown_bound(double bound, double samples);
 void fp_pairs_emit_round(fp_run_t *run, size_t bytes, size_t round, const double *cells4);
 void fp_pairs_emit_matrix(fp_run_t *run, size_t bytes);
 /* A finding and its re-test: alone (its cells measured alone) beside healthy (healthy pairs measured
- * alone); retested 0: no re-test was possible (no healthy partner). */
+ * alone); retested 0: no re-test was possible (no healthy partner); link_floor > 1: an undecided
+ * link was slower alone, but by less than that factor, the noise of a matrix too noisy to judge. */
 void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *alone,
-                           const fp_cell_t *healthy, fp_retest_t status, int retested);
+                           const fp_cell_t *healthy, fp_retest_t status, int retested, double link_floor);
 /* The judge's record of a size: what could be judged, suspects and their outcomes, the budget. */
 void fp_pairs_emit_judge(fp_run_t *run, size_t bytes, const fp_pairs_verdict_t *v, const fp_judge_summary_t *s);
 /* A cell a -> b that failed an --expect threshold (j: its judgement); j NULL: a closing line saying

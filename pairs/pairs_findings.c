@@ -139,8 +139,11 @@ static void json_finding(FILE *out, fp_run_t *run, size_t bytes, const fp_findin
 
 /* The re-test's sentence. */
 static void retest_why(const fp_run_t *run, const fp_cell_t *alone, const fp_cell_t *healthy, fp_retest_t status,
-                       int retested, int round, char *buf, size_t len)
+                       int retested, int round, double link_floor, char *buf, size_t len)
 {
+    char floor_text[160];
+    snprintf(floor_text, sizeof floor_text, "undecided (slower, but by less than the %.1f x that this matrix's noise "
+             "lets a healthy link show)", link_floor);
     const char *unit = fp_pairs_unit(run);
     const char *what = round ? "run again" : "alone";
     const char *base = round ? "a typical round run again" : "healthy pairs alone";
@@ -156,12 +159,13 @@ static void retest_why(const fp_run_t *run, const fp_cell_t *alone, const fp_cel
         };
         snprintf(buf, len, "%s %.4g %s [%.4g, %.4g] against %s %.4g %s [%.4g, %.4g] (%.2f x): %s", what,
                  alone->median, unit, alone->lo, alone->hi, base, healthy->median, unit, healthy->lo, healthy->hi,
-                 alone->median / healthy->median, verdicts[status]);
+                 alone->median / healthy->median,
+                 status == FP_RETEST_UNDECIDED && link_floor > 1.0 ? floor_text : verdicts[status]);
     }
 }
 
 void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *alone,
-                           const fp_cell_t *healthy, fp_retest_t status, int retested)
+                           const fp_cell_t *healthy, fp_retest_t status, int retested, double link_floor)
 {
     FILE *out = out_of(run);
     const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
@@ -169,7 +173,7 @@ void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, c
     if (!out)
         return;
     fp_finding_format(f, pc->name_list, fp_pairs_unit(run), line, sizeof line);
-    retest_why(run, alone, healthy, status, retested, f->kind == FP_FIND_ROUND, why, sizeof why);
+    retest_why(run, alone, healthy, status, retested, f->kind == FP_FIND_ROUND, link_floor, why, sizeof why);
     flockfile(out);
     if (run->report->format == FP_FORMAT_JSON) {
         char full[1500];

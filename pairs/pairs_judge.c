@@ -314,6 +314,7 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
     v->places = summary.places;
     v->suspects = nfound;
     snprintf(v->reason, sizeof v->reason, "%s", summary.reason);
+    int higher = pc->kind->quantity == FP_QTY_RATE;
     static fp_retest_t status[MAX_FINDINGS];
     static fp_cell_t alone[MAX_FINDINGS], healthy[MAX_FINDINGS];
     for (size_t i = 0; i < nfound; i++) {
@@ -346,17 +347,24 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
                                             : 0;
         if (explained || nlinks) /* the round is slow because a standing node or link is in it */
             r = FP_RETEST_CLEARED;
+        double floor = 1.0; /* a link within a too-noisy matrix's noise does not stand */
+        if (r == FP_RETEST_STANDS && is_link(&found[i]) && fp_retest_within_noise(&alone[i], &healthy[i], higher,
+                                                                                    summary.link_floor))
+            r = FP_RETEST_UNDECIDED, floor = summary.link_floor;
         v->stands += r == FP_RETEST_STANDS;
         v->cleared += r == FP_RETEST_CLEARED;
         v->undecided += r == FP_RETEST_UNDECIDED;
         v->unmeasured += planned && !(alone[i].median > 0);
-        fp_pairs_emit_finding(run, bytes, &found[i], &alone[i], &healthy[i], r, planned);
+        fp_pairs_emit_finding(run, bytes, &found[i], &alone[i], &healthy[i], r, planned, floor);
         if (r == FP_RETEST_STANDS && v->stands == 1)
             fp_finding_format(&found[i], pc->name_list, fp_pairs_unit(run), v->first_line, sizeof v->first_line);
         for (size_t k = 0; k < nlinks; k++) { /* the links that slowed round i, each alone */
-            v->stands++;
-            fp_pairs_emit_finding(run, bytes, &links[k], &links_alone[k], &links_ref[k], FP_RETEST_STANDS, 1);
-            if (v->stands == 1)
+            int noise = fp_retest_within_noise(&links_alone[k], &links_ref[k], higher, summary.link_floor);
+            v->stands += !noise;
+            v->undecided += noise;
+            fp_pairs_emit_finding(run, bytes, &links[k], &links_alone[k], &links_ref[k],
+                                  noise ? FP_RETEST_UNDECIDED : FP_RETEST_STANDS, 1, noise ? summary.link_floor : 1.0);
+            if (!noise && v->stands == 1)
                 fp_finding_format(&links[k], pc->name_list, fp_pairs_unit(run), v->first_line,
                                   sizeof v->first_line);
         }

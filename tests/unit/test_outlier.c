@@ -258,6 +258,14 @@ static void test_retest_decide(void)
     /* a pair the budget did not reach decides nothing */
     fp_cell_t none[2] = {{NAN, NAN, NAN}, {NAN, NAN, NAN}};
     CHECK(fp_retest_decide(none, healthy, 2, 1, 0.25, 0, &s, &h) == FP_RETEST_UNDECIDED && isnan(s.median));
+    /* a link that stood, on a machine too noisy to judge its matrix: undecided unless slower alone
+     * than the matrix's noise floor lets a healthy link be */
+    fp_cell_t alone = {400, 390, 410}, ref = {1000, 990, 1010};
+    CHECK(fp_retest_within_noise(&alone, &ref, 1, 3.8));  /* 2.5 x < 3.8 x */
+    CHECK(!fp_retest_within_noise(&alone, &ref, 1, 2.1)); /* 2.5 x >= 2.1 x */
+    CHECK(!fp_retest_within_noise(&alone, &ref, 1, 1.0)); /* a decided matrix: no floor */
+    CHECK(fp_retest_within_noise(&(fp_cell_t){25, 24, 26}, &(fp_cell_t){10, 9, 11}, 0, 3.0)); /* latency 2.5 x */
+    CHECK(!fp_retest_within_noise(&none[0], &ref, 1, 3.8)); /* not measured: nothing to say */
     CHECK_STR(fp_retest_name(FP_RETEST_CLEARED), "cleared");
     CHECK_NEAR(fp_normal_upper_quantile(0.025), 1.959963985, 1e-6);
     CHECK_NEAR(fp_normal_upper_quantile(0.05 / 30), 2.935199, 1e-5);
@@ -276,6 +284,10 @@ static void test_too_noisy(void)
     healthy(c, N, 1000, 0.9, 0.03, 21);
     CHECK(fp_outliers_find(&layout, c, &o, f, MAXF, &count, &s) == 0);
     CHECK(!s.decided && strncmp(s.reason, "too noisy to judge: cell noise ", 31) == 0);
+    /* the floor a link must pass alone is the resolution the reason states */
+    const char *said = strstr(s.reason, "only links slower than ");
+    CHECK(said && s.link_floor > FP_JUDGE_MAX_RESOLUTION &&
+          fabs(atof(said + strlen("only links slower than ")) - s.link_floor) <= 0.05);
     /* too noisy: a node whose cells are material (0.3 x) goes to the re-test, significant or not */
     for (int j = 0; j < N; j++)
         if (j != 5)
@@ -291,6 +303,7 @@ static void test_too_noisy(void)
             scale_cell(at(c, N, 2, j), 0.1);
     CHECK(fp_outliers_find(&layout, c, &o, f, MAXF, &count, &s) == 0);
     CHECK(s.decided && count == 1 && f[0].kind == FP_FIND_SENDER && f[0].a == 2);
+    CHECK_NEAR(s.link_floor, 1.0, 0); /* decided: a link's re-test alone decides it */
 }
 
 int main(void)
