@@ -422,6 +422,32 @@ else
         junit_holds "$work/judged.xml" '[(c[2], c[3], c[4].split(":")[0]) for c in cases if c[0] == "slowcol fabperf_allpairs"]
             == [("65536 B", "skipped", "undecided"), ("1048576 B", "skipped", "cannot judge")]
             and "re-test budget spent" in [c[4] for c in cases if c[0] == "slowcol fabperf_allpairs"][1]'
+    # ---- drain list and summary line (the same counts as the JUnit file) ----
+    run_report "$golden" --drain "$work/drain.txt" --summary
+    check "--summary: exit 3 (failures, nodes to drain), no page without -o, one line on stderr" \
+        sh -c "[ $rc -eq 3 ] && [ ! -s '$work/out' ] && [ \$(wc -l <'$work/err') -eq 1 ]"
+    check "--summary: PASS 12, FAIL 11 (9 failures, 2 launches not ok), INCONCLUSIVE 0; nodeE and nodeF to drain" \
+        test "$(cat "$work/err")" = "fabperf: PASS 12, FAIL 11, INCONCLUSIVE 0; nodes to drain: nodeE nodeF"
+    check "--drain: the two nodes whose preflight failed, each with its failing findings (5 and 1), nothing else" \
+        sh -c "[ \$(grep -vc '^#' '$work/drain.txt') -eq 2 ] &&
+            [ \$(awk -F'\t' '\$1 == \"nodeE\" { print gsub(/preflight: /, \"\") }' '$work/drain.txt') -eq 5 ] &&
+            grep -q '^nodeF	preflight: gpu0: PCIe link width x8 below its maximum x16' '$work/drain.txt'"
+    run_report "$work/assumed" --drain - --slurm-drain
+    check "--drain: a standing slow node is drained; a slow link names two nodes and is only a comment" \
+        sh -c "[ $rc -eq 0 ] && grep -q '^n002	all-pairs at 1048576 B: slow node n002 as sender and receiver' '$work/out' &&
+            grep -q '^# not drained: n000 <-> n003: ' '$work/out' && ! grep -q '^n00[03]	' '$work/out'"
+    check "--slurm-drain: one scontrol line per node, first reason and how many more, printed only" \
+        sh -c "grep -c '^scontrol update nodename=' '$work/out' | grep -qx 3 &&
+            grep -qx 'scontrol update nodename=nodeE state=drain reason=\"fabperf: preflight: mlx5_1:1: port state is DOWN, not ACTIVE (and 4 more)\"' '$work/out'"
+    run_report "$work/judged" --drain - --summary
+    check "--summary of the judged sweeps: undecided and cannot judge are INCONCLUSIVE; only standing slow nodes drained" \
+        sh -c "[ $rc -eq 3 ] && [ \"\$(cat '$work/err')\" = 'fabperf: PASS 2, FAIL 5, INCONCLUSIVE 7; nodes to drain: i002 n001' ]"
+    mkdir "$work/clean"
+    cp "$golden"/shm.*.json "$golden/preflight.json" "$work/clean/"
+    run_report "$work/clean" --summary --junit "$work/clean.xml"
+    check "--summary of a clean folder: exit 0, no node to drain; its JUnit agrees" \
+        sh -c "[ $rc -eq 0 ] && [ \"\$(cat '$work/err')\" = 'fabperf: PASS 1, FAIL 0, INCONCLUSIVE 0; nodes to drain: none' ] &&
+            grep -q '<testsuites name=\"[^\"]*\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"0\"' '$work/clean.xml'"
     run_report "$golden" --junit "$work/no-such-dir/run.xml"
     check "--junit to an unwritable file: exit 1, one line naming it" \
         sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q 'cannot write .*run.xml' '$work/err'"

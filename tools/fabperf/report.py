@@ -5,6 +5,7 @@ import os
 import sys
 
 from . import InputError, Parser, write_output
+from .report_drain import drain_text, slurm_drain_text, summary_line, summary_status
 from .report_junit import junit
 from .report_page import page
 from .report_read import read_folder
@@ -46,6 +47,20 @@ launches: ok (an end line "complete"), cut short (rows, but no end line, an end
 status other than complete, or a cut last line: its rows are used), failed (no
 file, an empty or unparsable file, or no rows). None is left out.
 
+--drain FILE: the nodes whose preflight failed or that a standing all-pairs
+finding names as a slow node, one per line (NODE<TAB>reason); a standing slow
+link names two nodes and is listed as a comment, not drained. --slurm-drain
+prints "scontrol update nodename=NODE state=drain reason=..." for each; it
+never runs them.
+
+--summary: one last line on standard error, "fabperf: PASS n, FAIL n,
+INCONCLUSIVE n; nodes to drain: NODE..." (the JUnit cases: FAIL counts
+failures and launches not ok, INCONCLUSIVE the skipped ones), and exit
+status 3 when FAIL > 0 or a node is to be drained.
+
+With --junit, --drain, --slurm-drain or --summary the page is written only
+with -o.
+
 --junit FILE: one test case per size that has a verdict (fail and mixed: failure with the
 value, its interval and the threshold; inconclusive, cannot judge, undecided: skipped;
 never a pass), per launch not ok (error), per all-pairs finding (stands: failure; cleared:
@@ -53,8 +68,9 @@ pass; undecided: skipped) and per preflight finding and node (a failing finding 
 node); one suite per configuration, sweep file and preflight file.
 
 exit status:
-  0 the page was written; 1 it could not be written; 2 bad usage, or a folder
-  that cannot be read or holds nothing fabperf wrote."""
+  0 the page (and what else was asked for) was written; 1 it could not be written;
+  2 bad usage, or a folder that cannot be read or holds nothing fabperf wrote;
+  3 with --summary: something failed or a node is to be drained."""
 
 
 def compare_tool_error():
@@ -73,9 +89,17 @@ def main(argv):
     p.add_argument("-o", "--output", metavar="FILE", help="write the page to FILE [default: standard output]")
     p.add_argument("--title", metavar="TEXT", help="page title [default: fabperf run RUN_FOLDER's name]")
     p.add_argument("--junit", metavar="FILE",
-                   help="also write the run's verdicts, launches, all-pairs findings and preflight "
-                        "findings as JUnit XML to FILE ('-': standard output); without -o the page "
-                        "is then not written")
+                   help="write the run's verdicts, launches, all-pairs findings and preflight "
+                        "findings as JUnit XML to FILE ('-': standard output)")
+    p.add_argument("--drain", metavar="FILE",
+                   help="write the nodes to drain, one per line with its reason, to FILE ('-': "
+                        "standard output)")
+    p.add_argument("--slurm-drain", action="store_true",
+                   help="print the scontrol lines that would drain those nodes (never run)")
+    p.add_argument("--summary", action="store_true",
+                   help="end with one line on standard error (fabperf: PASS n, FAIL n, INCONCLUSIVE "
+                        "n; nodes to drain: ...) and exit 3 when anything failed or a node is to be "
+                        "drained, else 0")
     try:
         if compare_tool_error():
             raise InputError(compare_tool_error())
@@ -85,8 +109,18 @@ def main(argv):
         print(f"{PROG}: error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
     title = args.title or f"fabperf run {os.path.basename(os.path.normpath(args.folder))}"
+    xml, counts = junit(run, title)
+    rc = 0
     if args.junit:
-        rc = write_output(PROG, junit(run, title), None if args.junit == "-" else args.junit, status=1)
-        if rc or not args.output:
-            return rc
-    return write_output(PROG, page(run, title), args.output, status=1)
+        rc = rc or write_output(PROG, xml, None if args.junit == "-" else args.junit, status=1)
+    if args.drain:
+        rc = rc or write_output(PROG, drain_text(run), None if args.drain == "-" else args.drain, status=1)
+    if args.slurm_drain:
+        sys.stdout.write(slurm_drain_text(run))
+    # The page goes to -o, or to standard output when nothing else was asked for.
+    if args.output or not (args.junit or args.drain or args.slurm_drain or args.summary):
+        rc = rc or write_output(PROG, page(run, title), args.output, status=1)
+    if rc or not args.summary:
+        return rc
+    print(summary_line(counts, run), file=sys.stderr)
+    return summary_status(counts, run)

@@ -131,7 +131,8 @@ def preflight_suite(report):
 
 
 def junit(run, title):
-    """The XML document (a string) of a run folder read by read_folder."""
+    """(the XML document as a string, its totals {"tests", "failures", "errors", "skipped"}) of a
+    run folder read by read_folder."""
     root = ET.Element("testsuites", name=title)
     suites = [config_suite(c) for c in run.configs]
     suites += [pairs_suite(r) for r in run.pairs if r["findings"]]
@@ -146,4 +147,4 @@ def junit(run, title):
     for key, value in totals.items():
         root.set(key, str(value))
     ET.indent(root)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n", totals
