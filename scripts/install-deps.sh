@@ -4,7 +4,8 @@ set -eu
 packages="build-essential autoconf automake libtool libtool-bin pkg-config python3
 openmpi-bin libopenmpi-dev mpich libmpich-dev gnuplot-nox shellcheck
 libfabric-bin ucx-utils iproute2 slurm-wlm munge clang libclang-rt-dev help2man
-libhwloc-dev libfabric-dev libucx-dev chromium python3-html5lib python3-junitparser"
+libhwloc-dev libfabric-dev libucx-dev chromium python3-html5lib python3-junitparser
+prometheus prometheus-node-exporter"
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
     command -v sudo >/dev/null 2>&1 || { echo "install-deps.sh: run as root (no sudo found)" >&2; exit 1; }

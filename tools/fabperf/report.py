@@ -8,6 +8,7 @@ from . import InputError, Parser, write_output
 from .report_drain import drain_text, slurm_drain_text, summary_line, summary_status
 from .report_junit import junit
 from .report_page import page
+from .report_prometheus import prometheus
 from .report_read import read_folder
 
 
@@ -58,8 +59,17 @@ INCONCLUSIVE n; nodes to drain: NODE..." (the JUnit cases: FAIL counts
 failures and launches not ok, INCONCLUSIVE the skipped ones), and exit
 status 3 when FAIL > 0 or a node is to be drained.
 
-With --junit, --drain, --slurm-drain or --summary the page is written only
-with -o.
+--prometheus FILE: the same judgements in Prometheus' text format, for
+node_exporter's textfile collector (gauges, no timestamps): per size the median
+over launches and its interval (fabperf_size_value), the verdict as 0 pass,
+1 fail, 2 inconclusive (fabperf_size_verdict), launches per state, each
+all-pairs node's median cell as sender and receiver, findings per status,
+preflight findings per node and level, fabperf_drain per node to drain and
+fabperf_results (--summary's counts). Write it to a temporary name in the
+collector's folder and rename it, as node_exporter asks.
+
+With --junit, --drain, --prometheus, --slurm-drain or --summary the page is
+written only with -o.
 
 --junit FILE: one test case per size that has a verdict (fail and mixed: failure with the
 value, its interval and the threshold; inconclusive, cannot judge, undecided: skipped;
@@ -94,6 +104,10 @@ def main(argv):
     p.add_argument("--drain", metavar="FILE",
                    help="write the nodes to drain, one per line with its reason, to FILE ('-': "
                         "standard output)")
+    p.add_argument("--prometheus", metavar="FILE",
+                   help="write the run's figures, verdicts, findings and nodes to drain in "
+                        "Prometheus' text format to FILE ('-': standard output), for node_exporter's "
+                        "textfile collector")
     p.add_argument("--slurm-drain", action="store_true",
                    help="print the scontrol lines that would drain those nodes (never run)")
     p.add_argument("--summary", action="store_true",
@@ -115,10 +129,13 @@ def main(argv):
         rc = rc or write_output(PROG, xml, None if args.junit == "-" else args.junit, status=1)
     if args.drain:
         rc = rc or write_output(PROG, drain_text(run), None if args.drain == "-" else args.drain, status=1)
+    if args.prometheus:
+        rc = rc or write_output(PROG, prometheus(run, counts), None if args.prometheus == "-" else args.prometheus,
+                                status=1)
     if args.slurm_drain:
         sys.stdout.write(slurm_drain_text(run))
     # The page goes to -o, or to standard output when nothing else was asked for.
-    if args.output or not (args.junit or args.drain or args.slurm_drain or args.summary):
+    if args.output or not (args.junit or args.drain or args.prometheus or args.slurm_drain or args.summary):
         rc = rc or write_output(PROG, page(run, title), args.output, status=1)
     if rc or not args.summary:
         return rc
