@@ -1,12 +1,13 @@
 #!/bin/sh
 # The man pages that make install installs: one per program, fabperf-compare's, fabperf-report's,
-# fabperf-rails' and fabperf-heatmap's, each naming the program and its title, and documenting
+# fabperf-rails', fabperf-heatmap's and fabperf-baseline's, each naming the program and its title, and documenting
 # every option its --help lists, and an EXAMPLES section (man/<program>.h2m) of at least two
 # command lines, each described, whose options the program's parser accepts (the example with
 # --help appended exits 0) and which run here: the launcher (mpirun and its options) becomes
 # tests/launch.sh 2 sm, the measuring programs get -i 20 -x 2 appended unless adaptive (sizes as
 # written), RUN_FOLDER names a run folder (tests/report/golden/run; for fabperf-rails one of
-# rails_fixtures.py), sweep.jsonl an all-pairs result made here; each must exit 0, or 3 or 4 where
+# rails_fixtures.py, for fabperf-baseline 60 healthy launches of baseline_fixtures.py, its build
+# example writing the baseline.json its check example reads), sweep.jsonl an all-pairs result made here; each must exit 0, or 3 or 4 where
 # it states a verdict that this machine decides either way, never 1 or 2.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
@@ -66,7 +67,13 @@ example_args() {
     done
     for word; do
         case $word in
-        RUN_FOLDER) [ "$1" = fabperf-rails ] && echo "$work/rails" || echo "$FABPERF_TESTS_DIR/report/golden/run" ;;
+        RUN_FOLDER)
+            case $1 in
+            fabperf-rails) echo "$work/rails" ;;
+            fabperf-baseline) echo "$work/healthy" ;;
+            *) echo "$FABPERF_TESTS_DIR/report/golden/run" ;;
+            esac
+            ;;
         *) echo "$word" ;;
         esac
     done
@@ -113,6 +120,7 @@ names_title() {
 # The examples' inputs: a run folder of rails (fabperf-rails) and an all-pairs sweep at 1 MiB.
 mkdir "$work/ex"
 "$PYTHON3" "$FABPERF_TESTS_DIR/compare/rails_fixtures.py" "$work/rails" rail
+"$PYTHON3" "$FABPERF_TESTS_DIR/tools/baseline_fixtures.py" "$work/healthy" 60 1.0 1
 timeout 300 "$FABPERF_LAUNCH" 2 sm "$FABPERF_PAIRS_BIN/fabperf_allpairs" -m 1M:1M -i 20 -x 2 --format json \
     --output "$work/ex/sweep.jsonl" </dev/null >/dev/null 2>&1
 check "examples' input: an all-pairs sweep in sweep.jsonl" [ -s "$work/ex/sweep.jsonl" ]
@@ -140,7 +148,7 @@ for path in "$FABPERF_PT2PT_BIN"/fabperf_* "$FABPERF_COLL_BIN"/fabperf_* "$FABPE
     check "$program: --help fits 80 columns" sh -c "'$dir/$program' --help | awk 'length(\$0) > 80 { print; bad = 1 } END { exit bad }'"
 done
 tools=$(dirname "$FABPERF_PT2PT_BIN")/tools
-for command in "$FABPERF_COMPARE" "$FABPERF_REPORT" "$FABPERF_RAILS_TOOL" "$FABPERF_HEATMAP"; do
+for command in "$FABPERF_COMPARE" "$FABPERF_REPORT" "$FABPERF_RAILS_TOOL" "$FABPERF_HEATMAP" "$FABPERF_BASELINE"; do
     tool=$(basename "$command")
     check "$tool: man page built" [ -s "$tools/$tool.1" ]
     check "$tool: the page documents every option of --help" page_documents "$tools/$tool.1" "$command"
