@@ -41,7 +41,7 @@ typedef struct fp_meta {
     char buffers[8];        /* "H H" */
     const char *timer;
     double timer_overhead_us, timer_resolution_us;
-    char iterations[224], warmup[96], batch[384];
+    char iterations[224], warmup[96], batch[640];
     const char *sample; /* what one sample is */
     long window;
     int adaptive;

@@ -71,6 +71,8 @@ done
 # its columns stay empty and the backend line says why; the out-of-place variant still runs.
 run_job 2 sm fabperf_reduce -r 1 -m 8K:8K -i 20 -x 2 -c --format json
 check "reduce -r 1 from 8K: exit 0" rc_is 0
+check "the header's batch rule is whole, not cut at its buffer's end (it ends '(batch means)')" \
+    json_check "$work/out" "meta['batch'].endswith('no min/p99/max/stddev (batch means)')"
 if [ "${FABPERF_MPI_FLAVOR:-}" = mpich ]; then
     check "reduce -r 1 on MPICH 4.0: in place not run, named in the backend line; out of place validated" \
         json_check "$work/out" "('pmodels/mpich#6540' in meta['backend'] and rows[0]['ip_p50_us'] is None
