@@ -17,14 +17,16 @@ golden=$tests/report/golden/run
 # shellcheck source=tests/checks.sh
 . "$tests/checks.sh"
 
-# The page checker needs html5lib: Debian's python3-html5lib lives in the system Python.
-html_python=
-for p in "$PYTHON3" /usr/bin/python3; do
-    if "$p" -c 'import html5lib' 2>/dev/null; then
-        html_python=$p
-        break
-    fi
-done
+# python_with MODULE: the first Python that imports MODULE ($PYTHON3, else the system one, where
+# Debian's python3-* packages live), or nothing.
+python_with() {
+    for p in "$PYTHON3" /usr/bin/python3; do
+        "$p" -c "import $1" 2>/dev/null && { echo "$p"; return; }
+    done
+}
+
+# The page checker needs html5lib.
+html_python=$(python_with html5lib)
 if [ -z "$html_python" ]; then
     echo "not ok - no Python with html5lib (apt-get install python3-html5lib; scripts/install-deps.sh)"
     exit 1
@@ -372,13 +374,7 @@ fi
 
 # ---- JUnit ----------------------------------------------------------------------------------
 # Read back by junitparser (Debian's python3-junitparser), a reader the tool does not share.
-junit_python=
-for p in "$PYTHON3" /usr/bin/python3; do
-    if "$p" -c 'import junitparser' 2>/dev/null; then
-        junit_python=$p
-        break
-    fi
-done
+junit_python=$(python_with junitparser)
 junit_holds() {
     "$junit_python" "$tests/report/check_junit.py" "$@"
 }

@@ -46,6 +46,16 @@ class Suite:
         return self.element
 
 
+def verdict_kind(text):
+    """pass, fail (mixed too: a launch failed its expectation) or inconclusive (inconclusive,
+    cannot judge, undecided, or any other word: never a pass)."""
+    if text.startswith("pass"):
+        return "pass"
+    if text.startswith(("fail", "mixed")):
+        return "fail"
+    return "inconclusive"
+
+
 def value_text(size, unit):
     """'12.3 [11.9, 12.8] us over 5 launches' from a size's between-launch cell."""
     b = size.get("between")
@@ -83,11 +93,12 @@ def config_suite(c):
             continue
         name = f"{size['size']} B"
         message = size_message(text, size, unit)
-        if text.startswith("pass"):
+        kind = verdict_kind(text)
+        if kind == "pass":
             s.case(classname, name, output=message)
-        elif text.startswith(("fail", "mixed")):  # mixed: a launch failed its expectation
+        elif kind == "fail":
             s.case(classname, name, failure=message)
-        else:  # inconclusive, cannot judge, undecided, or any other word: not a pass
+        else:
             s.case(classname, name, skipped=message)
     return s
 

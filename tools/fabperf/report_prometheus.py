@@ -20,6 +20,7 @@ import statistics
 from .report_drain import drain_list
 from .report_html import shown_verdict
 from .report_judge import finding_status
+from .report_junit import verdict_kind
 from .results import num
 
 HELP = {
@@ -51,11 +52,7 @@ def format_value(value):
 
 
 def verdict_code(text):
-    if text.startswith("pass"):
-        return 0
-    if text.startswith(("fail", "mixed")):
-        return 1
-    return 2
+    return {"pass": 0, "fail": 1}.get(verdict_kind(text), 2)
 
 
 def config_samples(run, out):
