@@ -4,9 +4,9 @@
 # veth limited by tc tbf to a twentieth of the unshaped sweep's typical cell (the other cells slow
 # down 2-5x while a shaped pair's ranks share the two cores, so this keeps the shaped host at a
 # tenth of the others or less during the shaped sweep): in its sending direction, the sweep names
-# that host, and only it, as slow as sender, with exit 3 under --expect (the cells below the
-# threshold are its five sends, and at most cells into it); in its receiving direction, as slow as
-# receiver. Findings that the sweep's other traffic explains are re-measured alone and cleared.
+# that host, and only it, as slow as sender (and may name it slow as receiver too: see
+# only_node_stands), with exit 3 under --expect (the cells below the threshold are its five sends,
+# and at most cells into it); in its receiving direction, as slow as receiver (and may as sender). Findings that the sweep's other traffic explains are re-measured alone and cleared.
 # Last, fabperf-rails reads the three sweeps as three rails (labels plain@, send@, receive@): each
 # standing finding under its own rail (an undecided one may be listed beside it), the shaped
 # node's median lowest in its shaped direction, exit 3.
@@ -79,6 +79,19 @@ print("typical", [r["bw_p50_mbps"] for r in recs if r["type"] == "row"][0])
 PY
 }
 
+# only_node_stands FILE NODE ROLE OTHER: the standing findings of FILE are "slow node NODE as ROLE",
+# and at most NODE as OTHER beside it. A shaped port delays everything it carries: the acknowledgements
+# (TCP's, and MPI's rendezvous replies for 128 KiB messages) that NODE sends for the data it receives,
+# or receives for the data it sends, queue there too, so the node is slower in its other role alone
+# as well (measured alone 0.58x against healthy pairs in 2 of 5 send-shaped sweeps): a true finding
+# about the same node. Any other node named is a false alarm.
+only_node_stands() {
+    local standing
+    standing=$(grep '^finding .* stands$' "$1" | sort)
+    [[ $standing == "finding slow_node $3 $2 stands" ]] && return 0
+    [[ $standing == "$(printf 'finding slow_node %s %s stands\nfinding slow_node %s %s stands' "$3" "$2" "$4" "$2" | sort)" ]]
+}
+
 # A matrix too noisy to judge is inconclusive (exit 4), not a pass: a busy machine can make one;
 # the unshaped sweep runs again (at most 3 times) until it is judged, and must then pass.
 for attempt in 1 2 3; do
@@ -99,8 +112,10 @@ echo "typical cell $typical MB/s; shaping to $rate, threshold bw>=$threshold"
 sweep send "uniform,bw>=$threshold@128K"
 findings "$work/send.json" | tee "$work/send.txt" | grep -v "^  "
 [[ $rc -eq 3 ]] || failed "fpbr-h3 shaped sending: exit $rc, expected 3"
-[[ $(grep '^finding .* stands$' "$work/send.txt") == "finding slow_node send fpbr-h3 stands" ]] ||
-    failed "fpbr-h3 shaped sending: the standing findings are not exactly 'slow node fpbr-h3 as sender'"
+only_node_stands "$work/send.txt" fpbr-h3 send receive || {
+    failed "fpbr-h3 shaped sending: the standing findings are not 'slow node fpbr-h3 as sender' (and as receiver)"
+    cat "$work/send.txt"
+}
 # fpbr-h3's own cells fail; a cell into fpbr-h3 may too (its acks queue behind its slow data)
 python3 - "$work/send.json" <<'PY' || failed "cells below bw>=$threshold: not all fpbr-h3's sends, or not all of them"
 import json, sys
@@ -115,8 +130,10 @@ PY
 sweep receive uniform
 findings "$work/receive.json" | tee "$work/receive.txt" | grep -v "^  "
 [[ $rc -eq 3 ]] || failed "fpbr-h5 shaped receiving: exit $rc, expected 3"
-[[ $(grep '^finding .* stands$' "$work/receive.txt") == "finding slow_node receive fpbr-h5 stands" ]] ||
-    failed "fpbr-h5 shaped receiving: the standing findings are not exactly 'slow node fpbr-h5 as receiver'"
+only_node_stands "$work/receive.txt" fpbr-h5 receive send || {
+    failed "fpbr-h5 shaped receiving: the standing findings are not 'slow node fpbr-h5 as receiver' (and as sender)"
+    cat "$work/receive.txt"
+}
 "$nb" unshape
 
 python3 "$here/../../tools/fabperf-rails" --format json --output "$work/rails.json" \
