@@ -50,6 +50,17 @@ failed() {
     fail=1
 }
 
+# Every host's rank in a scheduling group of its own (netns-bridge.sh mpirun), none in this
+# script's: where the kernel groups each session's tasks, a rank that shared the caller's group
+# shared its cores with whatever else the caller runs, and the judge named it slow.
+if [[ -r /proc/self/autogroup ]]; then
+    groups=$("$nb" mpirun sh -c 'cut -d" " -f1 /proc/self/autogroup' 2>/dev/null | sort)
+    mine=$(cut -d' ' -f1 /proc/self/autogroup)
+    if [[ $(wc -l <<<"$groups") -ne 6 || $(uniq <<<"$groups" | wc -l) -ne 6 ]] || grep -qxF "$mine" <<<"$groups"; then
+        failed "the ranks' scheduling groups are not six of their own, apart from this script's ($mine): ${groups//$'\n'/ }"
+    fi
+fi
+
 # sweep NAME EXPECT: one sweep of 128K cells; exit status in $rc, JSON in $work/NAME.json
 sweep() {
     local start
