@@ -28,6 +28,7 @@ BR_SWITCH=$BR_PREFIX-sw
 BR_DEV=fpeth0
 BR_MAP=$BR_STATE/map
 BR_SSH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ns-ssh
+BR_OWN_SESSION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/own-session
 
 _br_log() {
     echo "netns-bridge: $*" >&2
@@ -202,20 +203,12 @@ netns_bridge_unshape() {
 # Open MPI, one rank in each host, ob1 + TCP BTL over the veths only; the daemons are started
 # from the first host (no tree spawn: each one through ns-ssh directly). The hosts share this
 # machine's cores: a waiting rank yields its core (each host has one slot, so Open MPI would spin).
-# mpirun starts in a session of its own (setsid), as every daemon does through ns-ssh: with the
-# kernel's autogroups each session shares the cores as one, and the first host's rank, started by
-# mpirun, would otherwise share the caller's session, and so its share, with whatever else the
-# caller runs (a build beside the tests made rank 0 5-8x slower than the others alone: the all-pairs
-# judge named it, rightly, as a slow node in an unshaped sweep). Out of the caller's process group,
-# the job is ended here when this script is signalled (timeout(1) signals its own group only).
+# mpirun runs in a session of its own (own-session says why), as every daemon does through ns-ssh.
 netns_bridge_mpirun() {
-    local hosts first job rc
+    local hosts first
     hosts=$(_br_hosts | awk '{ printf "%s%s:1", sep, $1; sep = "," }')
     first=$(_br_hosts | head -n 1)
-    _br_index "$first" >/dev/null || return 1
-    # a simple command, so that $! is the process that becomes mpirun (a function would fork a shell)
-    # shellcheck disable=SC2016 # expanded by the inner sh
-    ip netns exec "$first" unshare --uts sh -c 'hostname "$1" && shift && exec "$@"' sh "$first" setsid env \
+    netns_bridge_exec "$first" "$BR_OWN_SESSION" env \
         -u SLURM_JOB_ID -u SLURM_JOBID -u SLURM_NODELIST -u SLURM_JOB_NODELIST \
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         FABPERF_NETNS_MAP="$BR_MAP" \
@@ -223,17 +216,7 @@ netns_bridge_mpirun() {
         --bind-to none --mca plm rsh --mca plm_rsh_agent "$BR_SSH" --mca plm_rsh_no_tree_spawn 1 \
         --mca pml ob1 --mca btl tcp,self --mca mpi_yield_when_idle 1 \
         --mca btl_tcp_if_include "$BR_DEV" --mca oob_tcp_if_include "$BR_DEV" \
-        "$@" <&0 &
-    job=$! # ip, unshare, sh and setsid exec in turn: this is mpirun, leader of its session's group
-    trap 'kill -TERM -- "-$job" 2>/dev/null' TERM INT HUP
-    wait "$job"
-    rc=$?
-    if ((rc > 128)) && kill -0 "$job" 2>/dev/null; then # signalled here: the job ends, then its status
-        wait "$job"
-        rc=$?
-    fi
-    trap - TERM INT HUP
-    return "$rc"
+        "$@"
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then

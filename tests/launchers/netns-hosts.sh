@@ -39,6 +39,7 @@ NETNS_HOSTS=("$NETNS_PREFIX-h1" "$NETNS_PREFIX-h2")
 NETNS_ADDRS=("$NETNS_NET.1" "$NETNS_NET.2")
 NETNS_MAP=$NETNS_STATE/map
 NETNS_SSH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ns-ssh
+NETNS_OWN_SESSION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/own-session
 
 _nh_skip() {
     echo "SKIP: $*"
@@ -228,9 +229,10 @@ netns_hosts_unshape() {
     return 0
 }
 
-# Open MPI, one rank in each namespace, ob1 + TCP BTL over the veth only.
+# Open MPI, one rank in each namespace, ob1 + TCP BTL over the veth only; mpirun in a session of
+# its own (own-session says why), as the other host's daemon is through ns-ssh.
 netns_hosts_mpirun() {
-    netns_hosts_exec "${NETNS_HOSTS[0]}" env \
+    netns_hosts_exec "${NETNS_HOSTS[0]}" "$NETNS_OWN_SESSION" env \
         -u SLURM_JOB_ID -u SLURM_JOBID -u SLURM_NODELIST -u SLURM_JOB_NODELIST \
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         FABPERF_NETNS_MAP="$NETNS_MAP" \
@@ -241,9 +243,10 @@ netns_hosts_mpirun() {
         "$@"
 }
 
-# MPICH (hydra, ch4:ucx), one rank in each namespace, UCX TCP over the veth only.
+# MPICH (hydra, ch4:ucx), one rank in each namespace, UCX TCP over the veth only; mpiexec in a
+# session of its own, as mpirun above.
 netns_hosts_mpiexec() {
-    netns_hosts_exec "${NETNS_HOSTS[0]}" env \
+    netns_hosts_exec "${NETNS_HOSTS[0]}" "$NETNS_OWN_SESSION" env \
         -u SLURM_JOB_ID -u SLURM_JOBID -u SLURM_NODELIST -u SLURM_JOB_NODELIST \
         FABPERF_NETNS_MAP="$NETNS_MAP" \
         "${MPIEXEC_MPICH:-mpiexec.mpich}" -launcher ssh -launcher-exec "$NETNS_SSH" \
