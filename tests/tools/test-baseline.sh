@@ -4,9 +4,10 @@
 # (the 95 %/95 % tolerance bound of 60 launches is their minimum); fewer launches are refused;
 # runs are judged pass, fail or inconclusive on their interval, a different placement is not
 # compared and a different MPI library is said; over 20 healthy and 20 slowed runs the false alarms
-# and detections stay within what the bound promises.
+# and detections stay within what the bound promises; expect prints the bounds as --expect terms,
+# which fabperf_bw (2 ranks) judges its sizes by.
 #
-# Environment: FABPERF_TESTS_DIR [tests], PYTHON3.
+# Environment: FABPERF_TESTS_DIR [tests], PYTHON3, FABPERF_LAUNCH, FABPERF_BIN.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 tests=${FABPERF_TESTS_DIR:-$here/..}
@@ -87,6 +88,50 @@ rates() {
     [ "$alarms" -le 2 ] && [ "$found" -eq 40 ]
 }
 check "20 healthy and 20 slowed runs: at most 2 of 40 healthy sizes fail, all 40 slowed ones do" rates
+
+# expect: the bounds as the programs' --expect terms, read by a program's own parser.
+run_tool expect "$work/base.json" --program fabperf_bw
+"$PYTHON3" - "$work/base.json" 0 >"$work/terms.txt" <<'PY'
+import json, sys
+entries = sorted(json.load(open(sys.argv[1]))["entries"], key=lambda e: e["size"])
+print(",".join("bw>=%.10g@%d" % (e["bound"] * (1 - float(sys.argv[2])), e["size"]) for e in entries))
+PY
+check "expect: one bw>= term per size, the bound at the size in bytes, exit 0" \
+    sh -c "[ $rc -eq 0 ] && cmp -s '$work/out' '$work/terms.txt'"
+run_tool expect "$work/base.json" --program fabperf_bw --tolerance 0.1
+"$PYTHON3" - "$work/base.json" 0.1 >"$work/terms.txt" <<'PY'
+import json, sys
+entries = sorted(json.load(open(sys.argv[1]))["entries"], key=lambda e: e["size"])
+print(",".join("bw>=%.10g@%d" % (e["bound"] * (1 - float(sys.argv[2])), e["size"]) for e in entries))
+PY
+check "expect --tolerance 0.1: each bound at 0.9 of itself" sh -c "[ $rc -eq 0 ] && cmp -s '$work/out' '$work/terms.txt'"
+terms=$(cat "$work/out")
+timeout 300 "$FABPERF_LAUNCH" 2 sm "$FABPERF_BIN/fabperf_bw" -m 1K:1M -i 3 -x 1 --format json --expect "$terms" \
+    >"$work/bw.json" 2>"$work/bw.err"
+rc=$?
+check "fabperf_bw --expect with the printed terms: judged at 1 KiB and 1 MiB only, each against its term (exit $rc, not 2)" \
+    "$PYTHON3" - "$work/bw.json" "$terms" "$rc" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if '"row"' in l]
+terms = dict((int(t.split("@")[1]), t) for t in sys.argv[2].split(","))
+ok = sys.argv[3] != "2" and len(rows) == 11 and all(r.get("expect") == terms.get(r["size"]) for r in rows)
+ok &= all((r.get("verdict") is not None) == (r["size"] in terms) for r in rows)
+sys.exit(0 if ok else 1)
+PY
+run_tool expect "$work/base.json" --program fabperf_latency
+check "expect for a program without entries: exit 2, one line naming what the baseline has" \
+    sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q 'no entry of fabperf_latency; it has: fabperf_bw fabric (H H, 2 ranks on 2 host(s))' '$work/err'"
+"$PYTHON3" "$fixtures" "$work/healthy-dd" 60 2.0 7 "D D"
+run_tool build "$work/healthy" "$work/healthy-dd" -o "$work/two.json"
+run_tool expect "$work/two.json" --program fabperf_bw
+check "expect where two placements have entries: exit 2, one line naming both" \
+    sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q \"2 configurations (--label 'fabric' --placement 'D D, 2 ranks on 2 host(s)'; --label 'fabric' --placement 'H H, 2 ranks on 2 host(s)'): name one\" '$work/err'"
+run_tool expect "$work/two.json" --program fabperf_bw --placement 'D D, 2 ranks on 2 host(s)'
+check "expect --placement: that placement's bounds (about twice the H H ones)" \
+    "$PYTHON3" -c "import sys; v = [float(t.split('>=')[1].split('@')[0]) for t in open('$work/out').read().strip().split(',')]; sys.exit(0 if $rc == 0 and len(v) == 2 and 1500 < v[0] < 2000 and 15000 < v[1] < 20000 else 1)"
+run_tool expect "$work/base.json" --program fabperf_bw --tolerance 1
+check "expect --tolerance 1: exit 2, one line with the accepted range" \
+    sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q 'tolerance: 1: accepted: a fraction from 0 to below 1' '$work/err'"
 
 run_tool check "$work/base.json" "$work/no-such-folder"
 check "check of a missing folder: exit 2, one line" sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ]"

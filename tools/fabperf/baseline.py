@@ -17,7 +17,8 @@ build: from run folders of healthy launches, per program, configuration, size an
 placement (buffers, ranks, hosts) a centre (the median launch) and a tolerance
 bound: the value that COVERAGE of healthy launches are better than, with
 CONFIDENCE, from order statistics (no assumption on the distribution).
-check: each size of a run folder judged on its interval against the bound."""
+check: each size of a run folder judged on its interval against the bound.
+expect: the bounds of one program's entries as the programs' --expect terms."""
 
 EPILOG = """\
 build RUN_FOLDER... -o BASELINE.json [--coverage 0.95] [--confidence 0.95]
@@ -38,8 +39,16 @@ check BASELINE.json RUN_FOLDER
   version the baseline was not built with is said on a line of its own. Ends
   with "fabperf: PASS n, FAIL n, INCONCLUSIVE n; nodes to drain: none".
 
+expect BASELINE.json --program PROGRAM [--label LABEL] [--placement TEXT] [--tolerance F]
+  Prints the --expect terms of the entries of PROGRAM (and LABEL, placement, when
+  several configurations or placements have entries): one term per size,
+  bw>=BOUND (MB/s), busbw>=BOUND (GB/s) or lat<=BOUND (us) at the size in bytes,
+  the bound relaxed by F (0 to below 1: a rate's times 1 - F, a latency's times
+  1 + F). A program then judges each size's own CI (one launch) against it:
+  fabperf_bw ... --expect "$(fabperf-baseline expect base.json --program fabperf_bw)".
+
 exit status:
-  0 built, or checked with no failure; 2 bad usage, too few launches, or
+  0 built, printed, or checked with no failure; 2 bad usage, too few launches, or
   unreadable input; 3 checked with a failure; 1 the file could not be written."""
 
 
@@ -173,6 +182,47 @@ def check(args):
     return rc, 3 if counts["fail"] else 0
 
 
+# The --expect term of each quantity a baseline holds (engine/expect.c's grammar and units).
+TERMS = {("MB/s", True): "bw>=", ("GB/s", True): "busbw>=", ("us", False): "lat<="}
+
+
+def expect(args):
+    """The --expect terms of one program's entries, one per size."""
+    doc = read_baseline(args.baseline)
+    chosen = [e for e in doc["entries"] if e["program"] == args.program and
+              (args.label is None or e["label"] == args.label) and
+              (args.placement is None or e["placement"] == args.placement)]
+    if not chosen:
+        known = sorted({f"{e['program']} {e['label']} ({e['placement']})" for e in doc["entries"]})
+        raise InputError(f"{args.baseline}: no entry of {args.program}"
+                         f"{' ' + args.label if args.label is not None else ''}"
+                         f"{' (' + args.placement + ')' if args.placement is not None else ''}; "
+                         f"it has: {'; '.join(known) or 'none'}")
+    configs = sorted({(e["label"], e["placement"]) for e in chosen})
+    if len(configs) > 1:
+        raise InputError(f"{args.baseline}: {args.program} has entries of {len(configs)} configurations "
+                         f"({'; '.join(f'--label {l!r} --placement {p!r}' for l, p in configs)}): name one")
+    terms = []
+    for e in sorted(chosen, key=lambda e: e["size"]):
+        term = TERMS.get((e["unit"], e["higher_is_better"]))
+        if term is None:
+            raise InputError(f"{args.program} {e['size']} B: its {e['quantity']} in {e['unit']} has no --expect "
+                             "term (accepted: bandwidth in MB/s, bus bandwidth in GB/s, latency in us)")
+        bound = e["bound"] * (1 - args.tolerance if e["higher_is_better"] else 1 + args.tolerance)
+        terms.append(f"{term}{bound:.10g}@{e['size']}")
+    return write_output(PROG, ",".join(terms) + "\n", None, status=1), 0
+
+
+def tolerance(text):
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value < 1.0:
+        raise argparse.ArgumentTypeError(f"{text}: accepted: a fraction from 0 to below 1")
+    return value
+
+
 def fraction(text):
     try:
         value = float(text)
@@ -185,7 +235,7 @@ def fraction(text):
 
 def main(argv):
     p = Parser(prog=PROG, description=DESCRIPTION, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", metavar="build|check")
+    sub = p.add_subparsers(dest="command", metavar="build|check|expect")
     b = sub.add_parser("build", help="a baseline from run folders of healthy launches")
     b.add_argument("folders", nargs="+", metavar="RUN_FOLDER")
     b.add_argument("-o", "--output", metavar="FILE", required=True, help="the baseline file to write")
@@ -195,13 +245,19 @@ def main(argv):
     c = sub.add_parser("check", help="a run folder judged against a baseline")
     c.add_argument("baseline", metavar="BASELINE")
     c.add_argument("folder", metavar="RUN_FOLDER")
-    for s in (b, c):
+    x = sub.add_parser("expect", help="a program's entries as --expect terms")
+    x.add_argument("baseline", metavar="BASELINE")
+    x.add_argument("--program", required=True, help="the program whose entries to print (fabperf_bw...)")
+    x.add_argument("--label", help="the configuration, where the baseline has several")
+    x.add_argument("--placement", help="the placement ('H H, 2 ranks on 2 host(s)'), where it has several")
+    x.add_argument("--tolerance", type=tolerance, default=0.0, help="relax each bound by this fraction [0]")
+    for s in (b, c, x):
         s.error = p.error  # every usage error: one line, exit status 2
     try:
         args = p.parse_args(argv)
         if args.command is None:
-            raise InputError("a command is required: build or check")
-        rc, status = build(args) if args.command == "build" else check(args)
+            raise InputError("a command is required: build, check or expect")
+        rc, status = {"build": build, "check": check, "expect": expect}[args.command](args)
     except InputError as e:
         print(f"{PROG}: error: {' '.join(str(e).split())}", file=sys.stderr)
         return 2
