@@ -6,7 +6,8 @@
 # tenth of the others or less during the shaped sweep): in its sending direction, the sweep names
 # that host, and only it, as slow as sender (and may name it slow as receiver too: see
 # only_node_stands), with exit 3 under --expect (the cells below the threshold are its five sends,
-# and at most cells into it); in its receiving direction, as slow as receiver (and may as sender). Findings that the sweep's other traffic explains are re-measured alone and cleared.
+# and at most cells into it); in its receiving direction, as slow as receiver (and may as sender).
+# Findings that the sweep's other traffic explains are re-measured alone and cleared.
 # Last, fabperf-rails reads the three sweeps as three rails (labels plain@, send@, receive@): each
 # standing finding under its own rail (an undecided one may be listed beside it), the shaped
 # node's median lowest in its shaped direction, exit 3.

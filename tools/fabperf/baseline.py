@@ -213,24 +213,17 @@ def expect(args):
     return write_output(PROG, ",".join(terms) + "\n", None, status=1), 0
 
 
-def tolerance(text):
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value < 1.0:
-        raise argparse.ArgumentTypeError(f"{text}: accepted: a fraction from 0 to below 1")
-    return value
-
-
-def fraction(text):
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.5 <= value < 1.0:
-        raise argparse.ArgumentTypeError(f"{text}: accepted: a fraction from 0.5 to below 1")
-    return value
+def fraction_from(lowest):
+    """An argparse type: a fraction from LOWEST to below 1."""
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            value = -1.0
+        if not lowest <= value < 1.0:
+            raise argparse.ArgumentTypeError(f"{text}: accepted: a fraction from {lowest:g} to below 1")
+        return value
+    return parse
 
 
 def main(argv):
@@ -239,9 +232,9 @@ def main(argv):
     b = sub.add_parser("build", help="a baseline from run folders of healthy launches")
     b.add_argument("folders", nargs="+", metavar="RUN_FOLDER")
     b.add_argument("-o", "--output", metavar="FILE", required=True, help="the baseline file to write")
-    b.add_argument("--coverage", type=fraction, default=0.95,
+    b.add_argument("--coverage", type=fraction_from(0.5), default=0.95,
                    help="the share of healthy launches the bound is below (above for latency) [0.95]")
-    b.add_argument("--confidence", type=fraction, default=0.95, help="the bound's confidence [0.95]")
+    b.add_argument("--confidence", type=fraction_from(0.5), default=0.95, help="the bound's confidence [0.95]")
     c = sub.add_parser("check", help="a run folder judged against a baseline")
     c.add_argument("baseline", metavar="BASELINE")
     c.add_argument("folder", metavar="RUN_FOLDER")
@@ -250,7 +243,7 @@ def main(argv):
     x.add_argument("--program", required=True, help="the program whose entries to print (fabperf_bw...)")
     x.add_argument("--label", help="the configuration, where the baseline has several")
     x.add_argument("--placement", help="the placement ('H H, 2 ranks on 2 host(s)'), where it has several")
-    x.add_argument("--tolerance", type=tolerance, default=0.0, help="relax each bound by this fraction [0]")
+    x.add_argument("--tolerance", type=fraction_from(0), default=0.0, help="relax each bound by this fraction [0]")
     for s in (b, c, x):
         s.error = p.error  # every usage error: one line, exit status 2
     try:
