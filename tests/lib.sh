@@ -40,17 +40,26 @@ run_with_fault() {
 
 # run_with_slow NP TRANSPORT SETTINGS PROGRAM [ARGS...]: like run_with_fault, with the ranks
 # preloading the slow-rank library (tests/faults/slow.c); SETTINGS: NAME=VALUE words for it.
+# Sets $foreign: the share of the cores that other processes kept busy meanwhile (0 to 1,
+# tests/foreign_cpu.py).
 run_with_slow() {
     job_np=$1 job_transport=$2 job_settings=$3 job_program=$4
     shift 4
     job_start=$(now_ms)
     # shellcheck disable=SC2086 # settings are words by design
-    timeout 120 "$FABPERF_LAUNCH" "$job_np" "$job_transport" env LD_PRELOAD="$FABPERF_SLOW_LIB" \
+    "$PYTHON3" "$FABPERF_TESTS_DIR/foreign_cpu.py" "$work/foreign" \
+        timeout 120 "$FABPERF_LAUNCH" "$job_np" "$job_transport" env LD_PRELOAD="$FABPERF_SLOW_LIB" \
         ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" $job_settings \
         "$FABPERF_BIN/$job_program" "$@" </dev/null >"$work/out" 2>"$work/err"
     rc=$?
     # shellcheck disable=SC2034 # read by the tests
-    elapsed_ms=$(($(now_ms) - job_start))
+    elapsed_ms=$(($(now_ms) - job_start)) foreign=$(cat "$work/foreign" 2>/dev/null || echo 0)
+}
+
+# loaded: the last run_with_slow shared the cores with a second job: other processes kept at least
+# a quarter of them busy (a quiet machine here: 0.00-0.02; a `make -j2` beside: 0.43-0.79).
+loaded() {
+    "$PYTHON3" -c 'import sys; sys.exit(0 if float(sys.argv[1]) >= 0.25 else 1)' "${foreign:-0}"
 }
 
 # json_check FILE PYTHON-EXPRESSION: evaluates the expression with `records` (all JSON lines of

@@ -62,14 +62,16 @@ if [[ -r /proc/self/autogroup ]]; then
     fi
 fi
 
-# sweep NAME EXPECT: one sweep of 128K cells; exit status in $rc, JSON in $work/NAME.json
+# sweep NAME EXPECT: one sweep of 128K cells; exit status in $rc, JSON in $work/NAME.json, the share
+# of the cores that other processes kept busy meanwhile in $foreign (tests/foreign_cpu.py)
 sweep() {
     local start
     start=$(date +%s%N)
-    timeout 300 "$nb" mpirun "$allpairs" -m 128K:128K -i 6 -x 1 -W 8 --expect "$2" --format json \
+    python3 "$here/../foreign_cpu.py" "$work/foreign" timeout 300 "$nb" mpirun "$allpairs" -m 128K:128K -i 6 -x 1 -W 8 --expect "$2" --format json \
         --label "$1@all" --output "$work/$1.json" >"$work/$1.log" 2>&1
     rc=$?
-    echo "$1: exit $rc in $((($(date +%s%N) - start) / 1000000)) ms"
+    foreign=$(cat "$work/foreign")
+    echo "$1: exit $rc in $((($(date +%s%N) - start) / 1000000)) ms, foreign load $foreign"
     [[ -s $work/$1.json ]] || { failed "$1: no result"; tail -n 20 "$work/$1.log"; }
 }
 
@@ -105,14 +107,22 @@ only_node_stands() {
 }
 
 # A matrix too noisy to judge is inconclusive (exit 4), not a pass: a busy machine can make one;
-# the unshaped sweep runs again (at most 3 times) until it is judged, and must then pass.
+# the unshaped sweep runs again (at most 3 times) until it is judged, and must then pass. When
+# every try was inconclusive while a second job kept a quarter of the cores or more busy, that is
+# the honest answer and passes, said; on a quiet machine it fails.
+excused=0
 for attempt in 1 2 3; do
     sweep plain uniform
     findings "$work/plain.json" | tee "$work/plain.txt" | grep -v "^  "
     [[ $rc -eq 4 ]] || break
+    awk -v f="$foreign" 'BEGIN { exit !(f >= 0.25) }' && excused=$((excused + 1))
     echo "unshaped sweep $attempt: inconclusive, again"
 done
-[[ $rc -eq 0 ]] || failed "unshaped: exit $rc, expected 0"
+if [[ $rc -eq 4 && $excused -eq 3 ]]; then
+    echo "unshaped: inconclusive 3 times beside a second job (foreign load >= 0.25): cannot tell, accepted"
+else
+    [[ $rc -eq 0 ]] || failed "unshaped: exit $rc, expected 0"
+fi
 grep -q '^finding .* stands$' "$work/plain.txt" && failed "unshaped: a finding stands"
 typical=$(awk '/^typical/ { print $2 }' "$work/plain.txt")
 # The threshold: twice the shaped rate, below the others' cells even when they slow down 5x.
