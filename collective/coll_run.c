@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coll_isolate.h"
 #include "collective.h"
 #include "evidence.h"
 #include "family.h"
@@ -107,6 +108,11 @@ static int coll_prepare(fp_run_t *run, char *err, size_t errlen)
     if (c->ops->device_only)
         run->gpu_per_rank = "--backend nccl";
     FP_CHECK(backend_check(run, c->ops, err, errlen));
+    if (p->isolate && c->ops->device_only) {
+        snprintf(err, errlen, "--isolate: with --backend %s not available (its communicator is not split into "
+                 "groups here); accepted: --backend mpi", c->ops->name);
+        return FP_ERR;
+    }
     if (p->staging) {
         snprintf(err, errlen, "--staging applies to point-to-point programs, not to fabperf_%s", run->bench->name);
         return FP_ERR;
@@ -368,6 +374,11 @@ static int coll_validate(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *
     return FP_OK;
 }
 
+static int coll_after_sweep(fp_run_t *run, size_t last_size)
+{
+    return run->params.isolate ? fp_coll_isolate(run, last_size) : FP_OK;
+}
+
 const fp_family_t fp_family_coll = {
     .name = "collective",
     .batch_limit = "at most 1/32 of the size's operations (>= 32 samples where there are >= 32 operations); "
@@ -380,4 +391,5 @@ const fp_family_t fp_family_coll = {
     .round = coll_round,
     .measure = coll_measure,
     .validate = coll_validate,
+    .after_sweep = coll_after_sweep,
 };

@@ -26,6 +26,9 @@ typedef struct fp_family {
     int (*measure)(fp_run_t *run, size_t bytes, fp_row_t *row);
     /* Validation round after the timed samples: fills, runs once, checks the result. */
     int (*validate)(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *row);
+    /* After the sweep, whose largest size was last_size (NULL: nothing): rank 0 may add records
+     * and verdicts (run->expect_*). FP_ERR: runtime failure. */
+    int (*after_sweep)(fp_run_t *run, size_t last_size);
 } fp_family_t;
 
 /* The families: fp_family_pt2pt (comm.h, pt2pt/pt2pt_run.c), fp_family_coll (collective.h,

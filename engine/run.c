@@ -463,5 +463,11 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
     step_begin(&run, program, &out, &report);
     size_t size = 0;
     int failures = sweep(&run, &report, &size);
+    if (failures >= 0 && size && bench->family->after_sweep) {
+        fp_guard_arm(size, run.plan.timeout_s, "--timeout");
+        if (bench->family->after_sweep(&run, size) != FP_OK)
+            failures = FP_ERR;
+        fp_guard_disarm();
+    }
     return step_end(&run, program, &out, &report, failures, size);
 }

@@ -9,6 +9,10 @@
  *                       receiver: R takes everything late (cells x -> R);
  *                       link: only R's messages to FP_SLOW_PEER arrive late (the cell R -> P;
  *                       P -> R stays normal)
+ *                       member: R enters each collective call (MPI_Allreduce, MPI_Allgather,
+ *                       MPI_Reduce_scatter_block, MPI_Bcast, MPI_Reduce, MPI_Alltoall) FP_SLOW_US
+ *                       late (it sleeps first), so that every group it belongs to waits for it;
+ *                       FP_SLOW_FACTOR does not apply
  *   FP_SLOW_PEER=P      the other end of the link (ROLE link only)
  *   FP_SLOW_FACTOR=F    (>= 1, default 1) a delayed receive is seen complete (F - 1) x (the time
  *                       from its post to when it was first seen complete) later: an operation
@@ -31,7 +35,7 @@
  * Wrapped: MPI_Init, MPI_Init_thread, MPI_Recv, MPI_Irecv with MPI_Test/Testall/Wait/Waitall
  * (what the programs complete receives with); MPI_Testany/Testsome/Waitany/Waitsome and
  * MPI_Request_free complete receives undelayed. MPI_Sendrecv (the validation rounds, untimed) is
- * not delayed. */
+ * not delayed. The six collectives above: delayed on entry for the member role only. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +45,7 @@
 #define TAG_DATA 1 /* FP_TAG_DATA of engine/comm.h */
 #define MAX_TRACKED 4096
 
-enum { AS_SENDER, AS_RECEIVER, AS_LINK };
+enum { AS_SENDER, AS_RECEIVER, AS_LINK, AS_MEMBER };
 
 static struct {
     int ready, active, as;
@@ -89,10 +93,12 @@ static void setup(void)
         slow.as = AS_RECEIVER;
     else if (!strcmp(as, "link") && slow.peer >= 0)
         slow.as = AS_LINK;
+    else if (!strcmp(as, "member"))
+        slow.as = AS_MEMBER;
     else {
         if (slow.me == 0)
             fprintf(stderr, "libfpslow: FP_SLOW_AS=%s%s: no fault injected (accepted: sender, receiver, "
-                    "link with FP_SLOW_PEER)\n", as, strcmp(as, "link") ? "" : " without FP_SLOW_PEER");
+                    "link with FP_SLOW_PEER, member)\n", as, strcmp(as, "link") ? "" : " without FP_SLOW_PEER");
         return;
     }
     slow.factor = env_double("FP_SLOW_FACTOR", 1);
@@ -143,16 +149,22 @@ static int world_rank(int source, MPI_Comm comm)
 }
 
 /* A receive of data from `source` posted now is delayed. */
+/* Within a slow spell (always, unless intermittent). */
+static int in_spell(void)
+{
+    if (slow.on_s > 0 && slow.off_s > 0) {
+        double period = slow.on_s + slow.off_s, since = now_s() - slow.start;
+        return since - period * (double)(long)(since / period) < slow.on_s;
+    }
+    return 1;
+}
+
 static int delays(int source, int tag, MPI_Comm comm)
 {
     ensure_setup();
-    if (!slow.active || tag != TAG_DATA || source == MPI_PROC_NULL || (slow.factor <= 1 && slow.extra_s <= 0))
+    if (!slow.active || slow.as == AS_MEMBER || tag != TAG_DATA || source == MPI_PROC_NULL ||
+        (slow.factor <= 1 && slow.extra_s <= 0) || !in_spell())
         return 0;
-    if (slow.on_s > 0 && slow.off_s > 0) {
-        double period = slow.on_s + slow.off_s, since = now_s() - slow.start;
-        if (since - period * (double)(long)(since / period) >= slow.on_s)
-            return 0;
-    }
     if (slow.as == AS_RECEIVER)
         return slow.me == slow.rank;
     if (source == MPI_ANY_SOURCE)
@@ -385,4 +397,53 @@ int MPI_Waitsome(int count, MPI_Request requests[], int *outcount, int indices[]
             completed(1, &before[indices[i]]);
     release_requests(before, local);
     return rc;
+}
+
+/* ---- member: late into every collective call ---- */
+
+static void enter_late(void)
+{
+    ensure_setup();
+    if (!slow.active || slow.as != AS_MEMBER || slow.me != slow.rank || slow.extra_s <= 0 || !in_spell())
+        return;
+    struct timespec t = {(time_t)slow.extra_s, (long)((slow.extra_s - (double)(time_t)slow.extra_s) * 1e9)};
+    nanosleep(&t, NULL);
+}
+
+int MPI_Allreduce(const void *send, void *recv, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    enter_late();
+    return PMPI_Allreduce(send, recv, count, type, op, comm);
+}
+
+int MPI_Allgather(const void *send, int scount, MPI_Datatype stype, void *recv, int rcount, MPI_Datatype rtype,
+                  MPI_Comm comm)
+{
+    enter_late();
+    return PMPI_Allgather(send, scount, stype, recv, rcount, rtype, comm);
+}
+
+int MPI_Reduce_scatter_block(const void *send, void *recv, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    enter_late();
+    return PMPI_Reduce_scatter_block(send, recv, count, type, op, comm);
+}
+
+int MPI_Bcast(void *buffer, int count, MPI_Datatype type, int root, MPI_Comm comm)
+{
+    enter_late();
+    return PMPI_Bcast(buffer, count, type, root, comm);
+}
+
+int MPI_Reduce(const void *send, void *recv, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
+{
+    enter_late();
+    return PMPI_Reduce(send, recv, count, type, op, root, comm);
+}
+
+int MPI_Alltoall(const void *send, int scount, MPI_Datatype stype, void *recv, int rcount, MPI_Datatype rtype,
+                 MPI_Comm comm)
+{
+    enter_late();
+    return PMPI_Alltoall(send, scount, stype, recv, rcount, rtype, comm);
 }

@@ -1,0 +1,326 @@
+/* --isolate: after the sweep, which member slows the collective (collective/isolate.h) at the
+ * sweep's largest size. Rank 0 runs the search; each round it sends every rank its group, the
+ * groups run the collective at the same time on communicators split from the job's, and each
+ * group's first rank returns its median time per call and CI. Samples: a barrier of the group,
+ * then one call timed alone; the slowest member's time of each call (a maximum over the group,
+ * taken outside the timed region). Rank 0 writes a record per group and round and the findings. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "coll_isolate.h"
+#include "collective.h"
+#include "escape.h"
+#include "isolate.h"
+#include "report.h"
+#include "stats.h"
+
+#define ISO_SAMPLES 24
+#define ISO_WARMUP 3
+
+typedef struct iso_state {
+    fp_run_t *run;
+    size_t bytes;
+    char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1]; /* rank 0: every rank's host */
+} iso_state_t;
+
+/* One group's measurement on its communicator; est valid on the group's rank 0. */
+static int measure_group(fp_run_t *run, size_t bytes, MPI_Comm group, fp_iso_est_t *est)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    fp_coll_ctx_t *c = fp_coll_ctx(ctx);
+    MPI_Comm world = ctx->comm;
+    int world_rank = ctx->rank, world_size = ctx->nranks, root = c->root;
+    size_t type_size = fp_types[run->params.datatype].size, unit = type_size;
+    int size, rank, rc = FP_OK;
+    MPI_Comm_size(group, &size);
+    MPI_Comm_rank(group, &rank);
+    if (run->bench->coll->elements_per_rank)
+        unit *= (size_t)size;
+    fp_coll_layout_t l;
+    run->bench->coll->layout(bytes / unit * unit / type_size, size, &l);
+    ctx->comm = group, ctx->rank = rank, ctx->nranks = size;
+    c->in_place = 0, c->count = l.param_count, c->root = 0;
+    double samples[ISO_SAMPLES];
+    for (int i = 0; rc == FP_OK && i < ISO_WARMUP + ISO_SAMPLES; i++) {
+        double t = 0.0, slowest = 0.0;
+        rc = c->ops->sync(ctx);
+        if (rc == FP_OK) {
+            double start = MPI_Wtime();
+            rc = c->call(ctx, c, ctx->sbuf, ctx->rbuf);
+            if (rc == FP_OK)
+                rc = c->ops->complete(ctx);
+            t = MPI_Wtime() - start;
+        }
+        if (rc == FP_OK && MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, group) != MPI_SUCCESS)
+            rc = fp_fail("MPI_Allreduce of a group's sample failed");
+        if (i >= ISO_WARMUP)
+            samples[i - ISO_WARMUP] = slowest * 1e6;
+    }
+    ctx->comm = world, ctx->rank = world_rank, ctx->nranks = world_size, c->root = root;
+    if (rc == FP_OK && rank == 0) {
+        fp_stats_t s;
+        fp_stats_compute(samples, ISO_SAMPLES, &s);
+        *est = (fp_iso_est_t){s.p50, s.p50_lo, s.p50_hi};
+    }
+    return rc;
+}
+
+/* Every rank: its part of one round (group[] the same everywhere); rank 0 gets est[] per group. */
+static int run_round(fp_run_t *run, size_t bytes, const int *group, int ngroups, fp_iso_est_t *est)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    MPI_Comm mine;
+    double sent[4] = {-1, NAN, NAN, NAN}, *got = NULL;
+    int g = group[ctx->rank];
+    FP_MPI_CHECK(MPI_Comm_split(ctx->comm, g >= 0 ? g : MPI_UNDEFINED, ctx->rank, &mine));
+    if (mine != MPI_COMM_NULL) {
+        fp_iso_est_t e = {NAN, NAN, NAN};
+        int rank, rc = measure_group(run, bytes, mine, &e);
+        MPI_Comm_rank(mine, &rank);
+        MPI_Comm_free(&mine);
+        FP_CHECK(rc);
+        if (rank == 0)
+            sent[0] = g, sent[1] = e.us, sent[2] = e.lo, sent[3] = e.hi;
+    }
+    if (ctx->rank == 0 && !(got = malloc((size_t)ctx->nranks * sizeof sent)))
+        return fp_fail("malloc(%zu B) for a round's figures failed", (size_t)ctx->nranks * sizeof sent);
+    FP_MPI_CHECK(MPI_Gather(sent, 4, MPI_DOUBLE, got, 4, MPI_DOUBLE, 0, ctx->comm));
+    for (int r = 0; got && r < ctx->nranks; r++) {
+        int k = (int)got[4 * r];
+        if (k >= 0 && k < ngroups)
+            est[k] = (fp_iso_est_t){got[4 * r + 1], got[4 * r + 2], got[4 * r + 3]};
+    }
+    free(got);
+    return FP_OK;
+}
+
+/* Rank 0's measure callback: tells every rank the round (its group count, then the groups). */
+static int measure_round(void *arg, const int *group, int ngroups, fp_iso_est_t *est)
+{
+    iso_state_t *s = arg;
+    fp_ctx_t *ctx = &s->run->ctx;
+    if (MPI_Bcast(&ngroups, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS ||
+        MPI_Bcast((void *)group, ctx->nranks, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
+        return fp_fail("MPI_Bcast of a round's groups failed");
+    return run_round(s->run, s->bytes, group, ngroups, est) == FP_OK ? 0 : -1;
+}
+
+/* Every other rank: rounds until rank 0 sends a group count of -1. */
+static int follow(fp_run_t *run, size_t bytes)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    int *group = malloc((size_t)ctx->nranks * sizeof *group), ngroups = 0;
+    if (!group)
+        return fp_fail("malloc(%zu B) for the groups failed", (size_t)ctx->nranks * sizeof *group);
+    for (;;) {
+        FP_MPI_CHECK(MPI_Bcast(&ngroups, 1, MPI_INT, 0, ctx->comm));
+        if (ngroups < 0)
+            break;
+        FP_MPI_CHECK(MPI_Bcast(group, ctx->nranks, MPI_INT, 0, ctx->comm));
+        if (run_round(run, bytes, group, ngroups, NULL) != FP_OK) {
+            free(group);
+            return FP_ERR;
+        }
+    }
+    free(group);
+    return FP_OK;
+}
+
+static const char *status_name(fp_iso_status_t s, int judged)
+{
+    return !judged ? "reference" : s == FP_ISO_SLOW ? "slow" : s == FP_ISO_UNDECIDED ? "undecided" : "fine";
+}
+
+static void ranks_json(FILE *out, const int *group, int n, int g, char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+{
+    int first = 1;
+    fputs("\"ranks\":[", out);
+    for (int r = 0; r < n; r++)
+        if (group[r] == g)
+            fprintf(out, "%s%d", first ? "" : ",", r), first = 0;
+    fputs("],\"nodes\":[", out);
+    first = 1;
+    for (int r = 0; r < n; r++)
+        if (group[r] == g) {
+            fputs(first ? "" : ",", out);
+            fp_json_string(out, hosts[r]);
+            first = 0;
+        }
+    fputc(']', out);
+}
+
+static void ranks_text(FILE *out, const int *group, int n, int g, char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+{
+    int first = 1;
+    for (int r = 0; r < n; r++)
+        if (group[r] == g)
+            fprintf(out, "%s%d (%s)", first ? "" : ", ", r, hosts[r]), first = 0;
+}
+
+static void emit_round(FILE *out, int json, size_t bytes, int index, const fp_iso_round_t *rd, int n,
+                       char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+{
+    for (int g = 0; g < rd->ngroups; g++) {
+        const fp_iso_est_t *e = &rd->est[g];
+        const char *status = status_name(rd->status[g], rd->judged[g]);
+        if (json) {
+            fprintf(out, "{\"type\":\"isolate_group\",\"size\":%zu,\"round\":%d,\"level\":", bytes, index + 1);
+            if (rd->level)
+                fprintf(out, "%d", rd->level);
+            else
+                fputs("\"confirm\"", out);
+            fprintf(out, ",\"group\":%d,", g + 1);
+            ranks_json(out, rd->group, n, g, hosts);
+            fputs(",\"us\":", out);
+            fp_json_number_or_null(out, e->us);
+            fputs(",\"us_lo\":", out);
+            fp_json_number_or_null(out, e->lo);
+            fputs(",\"us_hi\":", out);
+            fp_json_number_or_null(out, e->hi);
+            fputs(",\"threshold_us\":", out);
+            fp_json_number_or_null(out, rd->threshold[g]);
+            fprintf(out, ",\"status\":\"%s\"}\n", status);
+        } else {
+            fprintf(out, "# isolate round %d (%s%.0d) group %d: %.2f us [%.2f, %.2f] %s: ", index + 1,
+                    rd->level ? "level " : "confirm", rd->level, g + 1, e->us, e->lo, e->hi, status);
+            ranks_text(out, rd->group, n, g, hosts);
+            fputc('\n', out);
+        }
+    }
+}
+
+static const char *const kind_names[] = {[FP_ISO_MEMBER] = "member", [FP_ISO_LINK] = "link", [FP_ISO_GROUP] = "group"};
+
+/* "rank 3 (h1)" or "ranks 2 (h1), 5 (h2)" */
+static void finding_ranks(char *text, size_t len, const fp_iso_finding_t *f, char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+{
+    size_t used = (size_t)snprintf(text, len, "rank%s ", f->nranks > 1 ? "s" : "");
+    for (int k = 0; k < f->nranks && used < len; k++)
+        used += (size_t)snprintf(text + used, len - used, "%s%d (%s)", k ? ", " : "", f->ranks[k], hosts[f->ranks[k]]);
+}
+
+static void finding_message(char *text, size_t len, const char *program, const fp_iso_finding_t *f,
+                            char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+{
+    char who[512];
+    finding_ranks(who, sizeof who, f, hosts);
+    static const char *const what[] = {
+        [FP_ISO_MEMBER] = "slows %s: beside a known-good partner %.2f us a call [%.2f, %.2f] against %.2f us",
+        [FP_ISO_LINK] = "slow together in %s, each fine beside a known-good partner: the link between them",
+        [FP_ISO_GROUP] = "slow together in %s, no smaller group of them is: the slowness needs them together"};
+    size_t used = (size_t)snprintf(text, len, "%s%s ", f->stands ? "" : "undecided: ", who);
+    snprintf(text + used, len - used, what[f->kind], program, f->est.us, f->est.lo, f->est.hi, f->reference_us);
+}
+
+static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result_t *res, double seconds)
+{
+    const fp_report_t *r = run->report;
+    FILE *out = r && r->format != FP_FORMAT_CSV ? r->out : NULL;
+    int json = r && r->format == FP_FORMAT_JSON, n = run->ctx.nranks;
+    char text[1024];
+    for (int i = 0; out && i < res->nrounds; i++)
+        emit_round(out, json, s->bytes, i, &res->rounds[i], n, s->hosts);
+    for (int i = 0; i < res->nfindings; i++) {
+        const fp_iso_finding_t *f = &res->findings[i];
+        finding_message(text, sizeof text, run->meta.program, f, s->hosts);
+        if (f->stands)
+            fprintf(stderr, "%s: isolate: %s\n", run->meta.program, text);
+        if (!out)
+            continue;
+        if (json) {
+            int *mine = malloc((size_t)n * sizeof *mine);
+            for (int k = 0; mine && k < n; k++)
+                mine[k] = -1;
+            for (int k = 0; mine && k < f->nranks; k++)
+                mine[f->ranks[k]] = 0;
+            fprintf(out, "{\"type\":\"isolate_finding\",\"size\":%zu,\"kind\":\"%s\",\"status\":\"%s\",", s->bytes,
+                    kind_names[f->kind], f->stands ? "stands" : "undecided");
+            if (mine)
+                ranks_json(out, mine, n, 0, s->hosts);
+            free(mine);
+            fprintf(out, ",\"round\":%d,\"us\":", f->round + 1);
+            fp_json_number_or_null(out, f->est.us);
+            fputs(",\"us_lo\":", out);
+            fp_json_number_or_null(out, f->est.lo);
+            fputs(",\"us_hi\":", out);
+            fp_json_number_or_null(out, f->est.hi);
+            fputs(",\"reference_us\":", out);
+            fp_json_number_or_null(out, f->reference_us);
+            fputs(",\"message\":", out);
+            fp_json_string(out, text);
+            fputs("}\n", out);
+        } else {
+            fprintf(out, "# isolate finding (round %d): %s\n", f->round + 1, text);
+        }
+    }
+    if (out && json) {
+        fprintf(out, "{\"type\":\"isolate\",\"size\":%zu,\"ranks\":%d,\"rounds\":%d,\"seconds\":%.3f,\"min_effect\":%g,"
+                     "\"samples\":%d,\"decided\":%s,\"reason\":",
+                s->bytes, n, res->nrounds, seconds, FP_ISO_MIN_EFFECT, ISO_SAMPLES, res->decided ? "true" : "false");
+        fp_json_string(out, res->reason);
+        fputs("}\n", out);
+    } else if (out) {
+        fprintf(out, "# isolate at %zu bytes: %d rank(s), %d round(s) in %.1f s, groups slow when %.0f %% slower "
+                     "than known-good groups of their size (CIs apart), %d samples a group: %s%s\n",
+                s->bytes, n, res->nrounds, seconds, 100.0 / (1.0 - FP_ISO_MIN_EFFECT) - 100.0, ISO_SAMPLES,
+                res->decided ? (res->nfindings ? "decided" : "no member slows it") : "undecided: ", res->reason);
+    }
+    if (out)
+        fflush(out);
+}
+
+/* Rank 0: a standing finding fails the run (exit 3), an undecided search is inconclusive. */
+static void verdict(fp_run_t *run, const fp_iso_result_t *res)
+{
+    int stands = 0;
+    for (int i = 0; i < res->nfindings; i++)
+        stands += res->findings[i].stands;
+    run->expect_judged++;
+    if (stands)
+        run->expect_failures++;
+    else if (!res->decided && run->expect_inconclusive++ == 0)
+        snprintf(run->first_inconclusive, sizeof run->first_inconclusive, "isolate: %s", res->reason);
+}
+
+int fp_coll_isolate(fp_run_t *run, size_t bytes)
+{
+    fp_ctx_t *ctx = &run->ctx;
+    iso_state_t s = {.run = run, .bytes = bytes};
+    char mine[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    int len = 0, n = ctx->nranks, rc = FP_OK;
+    MPI_Get_processor_name(mine, &len);
+    if (ctx->rank == 0 && !(s.hosts = calloc((size_t)n, sizeof *s.hosts)))
+        return fp_fail("calloc of %d host names failed", n);
+    FP_MPI_CHECK(MPI_Gather(mine, sizeof mine, MPI_CHAR, s.hosts, sizeof mine, MPI_CHAR, 0, ctx->comm));
+    if (ctx->rank != 0)
+        return follow(run, bytes);
+    int *node = malloc((size_t)n * sizeof *node);
+    fp_iso_result_t *res = calloc(1, sizeof *res);
+    if (!node || !res)
+        rc = fp_fail("malloc for the search of %d ranks failed", n);
+    for (int r = 0; rc == FP_OK && r < n; r++) { /* a node: the first rank with that host name */
+        node[r] = r;
+        for (int q = 0; q < r; q++)
+            if (!strcmp(s.hosts[q], s.hosts[r])) {
+                node[r] = node[q];
+                break;
+            }
+    }
+    double start = MPI_Wtime();
+    if (rc == FP_OK && fp_iso_search(n, node, measure_round, &s, res) != 0)
+        rc = FP_ERR;
+    int stop = -1;
+    if (rc == FP_OK) {
+        MPI_Bcast(&stop, 1, MPI_INT, 0, ctx->comm);
+        emit_result(run, &s, res, MPI_Wtime() - start);
+        verdict(run, res);
+    }
+    if (res)
+        fp_iso_free(res);
+    free(res);
+    free(node);
+    free(s.hosts);
+    return rc;
+}

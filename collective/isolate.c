@@ -1,0 +1,350 @@
+/* Group testing of a collective: the levels, the judge, and the search (isolate.h). */
+#include "isolate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct segment {
+    int start, end; /* positions in the node order */
+} segment_t;
+
+/* Ranks by node, then rank: a group keeps a node's ranks together while it spans nodes. */
+static int *node_order(int n, const int *node)
+{
+    int *order = malloc((size_t)n * sizeof *order);
+    if (!order)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        int j = i;
+        for (; j > 0 && node[order[j - 1]] > node[i]; j--) /* insertion: stable, n is small */
+            order[j] = order[j - 1];
+        order[j] = i;
+    }
+    return order;
+}
+
+static int split_point(const int *order, const int *node, segment_t s)
+{
+    double middle = (s.start + s.end) / 2.0;
+    if (node[order[s.start]] == node[order[s.end - 1]])
+        return s.start + (s.end - s.start) / 2;
+    int best = -1;
+    for (int p = s.start + 1; p < s.end; p++)
+        if (node[order[p]] != node[order[p - 1]] && (best < 0 || fabs(p - middle) < fabs(best - middle)))
+            best = p;
+    return best;
+}
+
+int fp_iso_level(int n, const int *node, int level, int *group, int *parent)
+{
+    int *order = node_order(n, node);
+    segment_t *seg = malloc((size_t)(n + 1) * sizeof *seg), *next = malloc((size_t)(n + 1) * sizeof *next);
+    int *from = malloc((size_t)(n + 1) * sizeof *from), count = 0;
+    if (!order || !seg || !next || !from) {
+        free(order), free(seg), free(next), free(from);
+        return -1;
+    }
+    seg[0] = (segment_t){0, n};
+    count = n >= 2;
+    for (int l = 0; l < level; l++) {
+        int m = 0;
+        for (int g = 0; g < count; g++) {
+            int p = split_point(order, node, seg[g]);
+            segment_t halves[2] = {{seg[g].start, p}, {p, seg[g].end}};
+            for (int h = 0; h < 2; h++)
+                if (halves[h].end - halves[h].start >= 2)
+                    from[m] = g, next[m++] = halves[h];
+        }
+        memcpy(seg, next, (size_t)m * sizeof *seg);
+        count = m;
+    }
+    for (int r = 0; r < n; r++)
+        group[r] = -1;
+    for (int g = 0; g < count; g++) {
+        for (int p = seg[g].start; p < seg[g].end; p++)
+            group[order[p]] = g;
+        if (parent)
+            parent[g] = level > 0 ? from[g] : -1;
+    }
+    free(order), free(seg), free(next), free(from);
+    return count;
+}
+
+double fp_iso_threshold(double reference_us, double reference_hi)
+{
+    return fmax(reference_us / (1.0 - FP_ISO_MIN_EFFECT), reference_hi);
+}
+
+fp_iso_status_t fp_iso_judge(const fp_iso_est_t *est, double threshold)
+{
+    if (!isfinite(threshold) || !isfinite(est->lo))
+        return FP_ISO_UNDECIDED;
+    if (est->lo > threshold)
+        return FP_ISO_SLOW;
+    return est->us > threshold ? FP_ISO_UNDECIDED : FP_ISO_FINE;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_of(double *v, int m)
+{
+    if (m == 0)
+        return NAN;
+    qsort(v, (size_t)m, sizeof *v, cmp_double);
+    return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+}
+
+static int group_size(const int *group, int n, int g)
+{
+    int size = 0;
+    for (int r = 0; r < n; r++)
+        size += group[r] == g;
+    return size;
+}
+
+/* A round's arrays, for ngroups groups of n ranks. */
+static fp_iso_round_t *round_open(fp_iso_result_t *out, int n, int ngroups, int level)
+{
+    if (out->nrounds >= FP_ISO_MAX_ROUNDS)
+        return NULL;
+    fp_iso_round_t *r = &out->rounds[out->nrounds];
+    size_t g = (size_t)(ngroups > 0 ? ngroups : 1);
+    memset(r, 0, sizeof *r);
+    r->level = level;
+    r->ngroups = ngroups;
+    r->group = malloc((size_t)n * sizeof *r->group);
+    r->est = calloc(g, sizeof *r->est);
+    r->status = calloc(g, sizeof *r->status);
+    r->judged = calloc(g, sizeof *r->judged);
+    r->threshold = malloc(g * sizeof *r->threshold);
+    if (!r->group || !r->est || !r->status || !r->judged || !r->threshold) {
+        free(r->group), free(r->est), free(r->status), free(r->judged), free(r->threshold);
+        return NULL;
+    }
+    out->nrounds++;
+    return r;
+}
+
+/* Judges the candidates of round r against the references of their size (judged == 0), or, where
+ * none ran, against the other groups of their size; reference_us[g] gets the references' median. */
+static void judge_round(fp_iso_round_t *r, int n, const int *excluded, double *reference_us)
+{
+    double *his = malloc((size_t)(r->ngroups + 1) * sizeof *his), *uss = malloc((size_t)(r->ngroups + 1) * sizeof *uss);
+    for (int g = 0; g < r->ngroups; g++) {
+        r->threshold[g] = NAN;
+        reference_us[g] = NAN;
+        r->status[g] = FP_ISO_FINE;
+        if (!r->judged[g] || !his || !uss)
+            continue;
+        int size = group_size(r->group, n, g), m = 0;
+        for (int pass = 0; pass < 2 && m == 0; pass++)
+            for (int h = 0; h < r->ngroups; h++)
+                if (h != g && !excluded[h] && (pass || !r->judged[h]) && group_size(r->group, n, h) == size &&
+                    isfinite(r->est[h].hi))
+                    his[m] = r->est[h].hi, uss[m++] = r->est[h].us;
+        reference_us[g] = median_of(uss, m);
+        r->threshold[g] = fp_iso_threshold(reference_us[g], median_of(his, m));
+        r->status[g] = fp_iso_judge(&r->est[g], r->threshold[g]);
+    }
+    free(his);
+    free(uss);
+}
+
+static fp_iso_finding_t *add_finding(fp_iso_result_t *out, fp_iso_kind_t kind, int stands, const int *group, int n,
+                                     int g, const fp_iso_est_t *est, double reference_us)
+{
+    if (out->nfindings >= FP_ISO_MAX_FINDINGS)
+        return NULL;
+    fp_iso_finding_t *f = &out->findings[out->nfindings++];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->stands = stands;
+    for (int r = 0; r < n && f->nranks < 8; r++)
+        if (group[r] == g)
+            f->ranks[f->nranks++] = r;
+    f->est = *est;
+    f->reference_us = reference_us;
+    f->round = out->nrounds - 1;
+    return f;
+}
+
+/* The confirmation round: each member of a slow small group runs in a pair with a known-good
+ * partner (a rank never in a slow group), the partners left over pair up as references. A member
+ * without a partner left is not placed: a group none of whose placed members is slow is then
+ * undecided, never cleared. */
+static int confirm(int n, const int *leaf_of, int nleaves, const int *leaf_size, const char *good,
+                   fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out)
+{
+    int *pool = malloc((size_t)n * sizeof *pool), npool = 0, used = 0, ngroups = 0;
+    int *pair_member = malloc((size_t)n * sizeof *pair_member), *excluded = calloc((size_t)n + 1, sizeof *excluded);
+    double *reference_us = malloc((size_t)(n + 1) * sizeof *reference_us);
+    fp_iso_round_t *r = pool && pair_member && excluded && reference_us ? round_open(out, n, n / 2, 0) : NULL;
+    int rc = r ? 0 : -1;
+    if (rc == 0) {
+        for (int k = 0; k < n; k++)
+            if (good[k])
+                pool[npool++] = k;
+        for (int k = 0; k < n; k++)
+            r->group[k] = -1;
+        for (int k = 0; k < n && used < npool; k++) /* members without a partner left stay unplaced */
+            if (leaf_of[k] >= 0) {
+                r->group[k] = r->group[pool[used++]] = ngroups;
+                r->judged[ngroups] = 1;
+                pair_member[ngroups++] = k;
+            }
+        for (; used + 1 < npool; used += 2) {
+            r->group[pool[used]] = r->group[pool[used + 1]] = ngroups;
+            pair_member[ngroups++] = -1;
+        }
+        r->ngroups = ngroups;
+        rc = ngroups && measure(arg, r->group, ngroups, r->est) != 0 ? -1 : 0;
+    }
+    if (rc == 0 && ngroups) {
+        judge_round(r, n, excluded, reference_us);
+        int *placed = calloc((size_t)nleaves + 1, sizeof *placed);
+        int *mine = malloc((size_t)n * sizeof *mine);
+        if (!placed || !mine)
+            rc = -1;
+        for (int g = 0; rc == 0 && g < ngroups; g++) {
+            if (pair_member[g] < 0)
+                continue;
+            for (int k = 0; k < n; k++)
+                mine[k] = k == pair_member[g] ? 0 : -1;
+            placed[leaf_of[pair_member[g]]] += r->status[g] != FP_ISO_FINE;
+            if (r->status[g] != FP_ISO_FINE)
+                add_finding(out, FP_ISO_MEMBER, r->status[g] == FP_ISO_SLOW, mine, n, 0, &r->est[g], reference_us[g]);
+        }
+        /* A slow group whose members are each fine beside a known-good partner: the slowness lies
+         * between them (a link, for two). */
+        for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++)
+            if (!placed[leaf]) {
+                int partnered = 1;
+                for (int k = 0; k < n; k++)
+                    partnered &= leaf_of[k] != leaf || r->group[k] >= 0;
+                fp_iso_est_t none = {NAN, NAN, NAN};
+                add_finding(out, leaf_size[leaf] == 2 ? FP_ISO_LINK : FP_ISO_GROUP, partnered, leaf_of, n, leaf,
+                            &none, NAN);
+            }
+        free(placed);
+        free(mine);
+    }
+    free(pool), free(pair_member), free(excluded), free(reference_us);
+    return rc;
+}
+
+int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out)
+{
+    memset(out, 0, sizeof *out);
+    if (n < FP_ISO_MIN_RANKS) {
+        snprintf(out->reason, sizeof out->reason, "too few ranks to search (%d < %d)", n, FP_ISO_MIN_RANKS);
+        return 0;
+    }
+    int *parent = malloc((size_t)n * sizeof *parent), *leaf_of = malloc((size_t)n * sizeof *leaf_of);
+    int *leaf_size = calloc((size_t)n, sizeof *leaf_size), *excluded = calloc((size_t)n, sizeof *excluded);
+    char *good = malloc((size_t)n), *slow_prev = calloc((size_t)n, 1), *slow_now = calloc((size_t)n, 1);
+    double *reference_us = malloc((size_t)n * sizeof *reference_us);
+    int rc = parent && leaf_of && leaf_size && excluded && good && slow_prev && slow_now && reference_us ? 0 : -1;
+    int nleaves = 0, undecided_groups = 0;
+    if (rc == 0) {
+        memset(good, 1, (size_t)n);
+        for (int k = 0; k < n; k++)
+            leaf_of[k] = -1;
+        slow_prev[0] = 1; /* level 0: the whole job, suspect until a level clears it */
+    }
+    const fp_iso_round_t *previous = NULL;
+    for (int level = 1; rc == 0; level++) {
+        fp_iso_round_t *r = NULL;
+        int *group = malloc((size_t)n * sizeof *group), ngroups = group ? fp_iso_level(n, node, level, group, parent) : -1;
+        int candidates = 0;
+        for (int g = 0; ngroups > 0 && g < ngroups; g++) {
+            /* Candidates: children of a slow group of 4 or more; children of smaller slow groups
+             * (already leaves) neither judged nor references. */
+            int from = parent[g], from_size = level == 1 ? n : group_size(previous->group, n, from);
+            excluded[g] = slow_prev[from] && from_size < 4;
+            candidates += slow_prev[from] && from_size >= 4;
+        }
+        if (ngroups <= 0 || candidates == 0 || !(r = round_open(out, n, ngroups, level))) {
+            rc = ngroups < 0 || (ngroups > 0 && candidates && !r) ? -1 : 0;
+            free(group);
+            break;
+        }
+        memcpy(r->group, group, (size_t)n * sizeof *group);
+        free(group);
+        for (int g = 0; g < ngroups; g++)
+            r->judged[g] = slow_prev[parent[g]] && !excluded[g];
+        if (measure(arg, r->group, ngroups, r->est) != 0) {
+            rc = -1;
+            break;
+        }
+        judge_round(r, n, excluded, reference_us);
+        memset(slow_now, 0, (size_t)n);
+        int *children_slow = calloc((size_t)n, sizeof *children_slow);
+        if (!children_slow) {
+            rc = -1;
+            break;
+        }
+        for (int g = 0; g < ngroups; g++) {
+            if (!r->judged[g])
+                continue;
+            int size = group_size(r->group, n, g);
+            children_slow[parent[g]] += r->status[g] != FP_ISO_FINE;
+            undecided_groups += r->status[g] == FP_ISO_UNDECIDED;
+            if (r->status[g] != FP_ISO_SLOW)
+                continue;
+            slow_now[g] = 1;
+            for (int k = 0; k < n; k++)
+                if (r->group[k] == g)
+                    good[k] = 0;
+            if (size < 4) { /* too small to split into two groups: its members are confirmed */
+                for (int k = 0; k < n; k++)
+                    if (r->group[k] == g)
+                        leaf_of[k] = nleaves;
+                leaf_size[nleaves++] = size;
+            }
+        }
+        /* A slow group of the level before none of whose parts is: the slowness needs them together. */
+        for (int p = 0; previous && p < previous->ngroups; p++)
+            if (slow_prev[p] && group_size(previous->group, n, p) >= 4 && !children_slow[p]) {
+                int i = (int)(previous - out->rounds);
+                fp_iso_finding_t *f = add_finding(out, FP_ISO_GROUP, 1, previous->group, n, p, &previous->est[p],
+                                                  NAN);
+                if (f)
+                    f->round = i;
+            }
+        free(children_slow);
+        memcpy(slow_prev, slow_now, (size_t)n);
+        previous = r;
+    }
+    if (rc == 0 && nleaves)
+        rc = confirm(n, leaf_of, nleaves, leaf_size, good, measure, arg, out);
+    if (rc == 0) {
+        int undecided = 0, stands = 0;
+        for (int i = 0; i < out->nfindings; i++)
+            undecided += !out->findings[i].stands, stands += out->findings[i].stands;
+        out->decided = !undecided && !(stands == 0 && undecided_groups);
+        if (undecided)
+            snprintf(out->reason, sizeof out->reason, "%d finding(s) undecided: slower than known-good groups, "
+                     "not significantly, or no known-good partner was left", undecided);
+        else if (!out->decided)
+            snprintf(out->reason, sizeof out->reason, "%d group(s) slower than known-good groups of their size, "
+                     "not significantly", undecided_groups);
+    }
+    free(parent), free(leaf_of), free(leaf_size), free(excluded), free(good), free(slow_prev), free(slow_now);
+    free(reference_us);
+    return rc;
+}
+
+void fp_iso_free(fp_iso_result_t *r)
+{
+    for (int i = 0; i < r->nrounds; i++) {
+        free(r->rounds[i].group), free(r->rounds[i].est), free(r->rounds[i].status);
+        free(r->rounds[i].judged), free(r->rounds[i].threshold);
+    }
+    r->nrounds = 0;
+}
