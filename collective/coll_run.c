@@ -107,12 +107,12 @@ static int coll_prepare(fp_run_t *run, char *err, size_t errlen)
     run->mpi_moves_device_data = !c->ops->device_only;
     if (c->ops->device_only)
         run->gpu_per_rank = "--backend nccl";
-    FP_CHECK(backend_check(run, c->ops, err, errlen));
     if (p->isolate && c->ops->device_only) {
         snprintf(err, errlen, "--isolate: with --backend %s not available (its communicator is not split into "
                  "groups here); accepted: --backend mpi", c->ops->name);
         return FP_ERR;
     }
+    FP_CHECK(backend_check(run, c->ops, err, errlen));
     if (p->staging) {
         snprintf(err, errlen, "--staging applies to point-to-point programs, not to fabperf_%s", run->bench->name);
         return FP_ERR;

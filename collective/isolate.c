@@ -174,25 +174,25 @@ static fp_iso_finding_t *add_finding(fp_iso_result_t *out, fp_iso_kind_t kind, i
     return f;
 }
 
-/* The confirmation round: each member of a slow small group runs in a pair with a known-good
- * partner (a rank never in a slow group), the partners left over pair up as references. A member
- * without a partner left is not placed: a group none of whose placed members is slow is then
- * undecided, never cleared. */
-static int confirm(int n, const int *leaf_of, int nleaves, const int *leaf_size, const char *good,
-                   fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out)
+/* One confirmation round (pass 0 or 1): each member of a slow small group runs in a pair with a
+ * known-good partner (a rank never in a slow group; pass 1 takes the partners in reverse, so that
+ * a member of two or more meets another one), the partners left over pair up as references. A
+ * member without a partner left is not placed. Fills status[k] and est[k] per member rank k. */
+static int confirm_round(int n, const int *leaf_of, const char *good, int pass, fp_iso_measure_fn measure, void *arg,
+                         fp_iso_result_t *out, fp_iso_status_t *status, fp_iso_est_t *est, double *reference_us)
 {
     int *pool = malloc((size_t)n * sizeof *pool), npool = 0, used = 0, ngroups = 0;
     int *pair_member = malloc((size_t)n * sizeof *pair_member), *excluded = calloc((size_t)n + 1, sizeof *excluded);
-    double *reference_us = malloc((size_t)(n + 1) * sizeof *reference_us);
-    fp_iso_round_t *r = pool && pair_member && excluded && reference_us ? round_open(out, n, n / 2, 0) : NULL;
+    double *ref = malloc((size_t)(n + 1) * sizeof *ref);
+    fp_iso_round_t *r = pool && pair_member && excluded && ref ? round_open(out, n, n / 2, 0) : NULL;
     int rc = r ? 0 : -1;
     if (rc == 0) {
         for (int k = 0; k < n; k++)
-            if (good[k])
-                pool[npool++] = k;
+            if (good[pass ? n - 1 - k : k])
+                pool[npool++] = pass ? n - 1 - k : k;
         for (int k = 0; k < n; k++)
             r->group[k] = -1;
-        for (int k = 0; k < n && used < npool; k++) /* members without a partner left stay unplaced */
+        for (int k = 0; k < n && used < npool; k++)
             if (leaf_of[k] >= 0) {
                 r->group[k] = r->group[pool[used++]] = ngroups;
                 r->judged[ngroups] = 1;
@@ -206,35 +206,129 @@ static int confirm(int n, const int *leaf_of, int nleaves, const int *leaf_size,
         rc = ngroups && measure(arg, r->group, ngroups, r->est) != 0 ? -1 : 0;
     }
     if (rc == 0 && ngroups) {
-        judge_round(r, n, excluded, reference_us);
-        int *placed = calloc((size_t)nleaves + 1, sizeof *placed);
-        int *mine = malloc((size_t)n * sizeof *mine);
-        if (!placed || !mine)
-            rc = -1;
-        for (int g = 0; rc == 0 && g < ngroups; g++) {
-            if (pair_member[g] < 0)
-                continue;
-            for (int k = 0; k < n; k++)
-                mine[k] = k == pair_member[g] ? 0 : -1;
-            placed[leaf_of[pair_member[g]]] += r->status[g] != FP_ISO_FINE;
-            if (r->status[g] != FP_ISO_FINE)
-                add_finding(out, FP_ISO_MEMBER, r->status[g] == FP_ISO_SLOW, mine, n, 0, &r->est[g], reference_us[g]);
-        }
-        /* A slow group whose members are each fine beside a known-good partner: the slowness lies
-         * between them (a link, for two). */
-        for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++)
-            if (!placed[leaf]) {
-                int partnered = 1;
-                for (int k = 0; k < n; k++)
-                    partnered &= leaf_of[k] != leaf || r->group[k] >= 0;
-                fp_iso_est_t none = {NAN, NAN, NAN};
-                add_finding(out, leaf_size[leaf] == 2 ? FP_ISO_LINK : FP_ISO_GROUP, partnered, leaf_of, n, leaf,
-                            &none, NAN);
+        judge_round(r, n, excluded, ref);
+        for (int g = 0; g < ngroups; g++)
+            if (pair_member[g] >= 0) {
+                status[pair_member[g]] = r->status[g];
+                est[pair_member[g]] = r->est[g];
+                reference_us[pair_member[g]] = ref[g];
             }
-        free(placed);
-        free(mine);
     }
-    free(pool), free(pair_member), free(excluded), free(reference_us);
+    free(pool), free(pair_member), free(excluded), free(ref);
+    return rc;
+}
+
+/* Slow groups whose members are each fine beside known-good partners run again as they are, beside
+ * pairs of known-good ranks: still slow, their slowness lies between them (a link, for two: it
+ * stands); fine, the level's verdict was the noise of that round (no finding); else undecided. */
+static int retest_together(int n, const int *leaf_of, int nleaves, const int *leaf_size, const int *placed,
+                           const char *good, fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out)
+{
+    int *excluded = calloc((size_t)n + 1, sizeof *excluded), *leaf_group = malloc((size_t)(nleaves + 1) * sizeof *leaf_group);
+    double *ref = malloc((size_t)(n + 1) * sizeof *ref);
+    fp_iso_round_t *r = excluded && leaf_group && ref ? round_open(out, n, n / 2, 0) : NULL;
+    int rc = r ? 0 : -1, ngroups = 0, spare = -1;
+    for (int k = 0; rc == 0 && k < n; k++)
+        r->group[k] = -1;
+    for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++) {
+        leaf_group[leaf] = -1;
+        if (placed[leaf])
+            continue;
+        for (int k = 0; k < n; k++)
+            if (leaf_of[k] == leaf)
+                r->group[k] = ngroups;
+        r->judged[ngroups] = 1;
+        leaf_group[leaf] = ngroups++;
+    }
+    for (int k = 0; rc == 0 && k < n; k++)
+        if (good[k] && spare < 0)
+            spare = k;
+        else if (good[k]) {
+            r->group[spare] = r->group[k] = ngroups++;
+            spare = -1;
+        }
+    if (rc == 0) {
+        r->ngroups = ngroups;
+        rc = measure(arg, r->group, ngroups, r->est) != 0 ? -1 : 0;
+    }
+    if (rc == 0)
+        judge_round(r, n, excluded, ref);
+    for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++) {
+        int g = leaf_group[leaf];
+        if (g >= 0 && r->status[g] != FP_ISO_FINE)
+            add_finding(out, leaf_size[leaf] == 2 ? FP_ISO_LINK : FP_ISO_GROUP, r->status[g] == FP_ISO_SLOW, leaf_of, n,
+                        leaf, &r->est[g], ref[g]);
+    }
+    free(excluded), free(leaf_group), free(ref);
+    return rc;
+}
+
+/* The confirmation: two rounds with different partners; a member stands when slow in both, is
+ * undecided when slow or undecided in one, fine when fine in both. A slow group none of whose
+ * members is: retest_together; undecided where a member had no partner. */
+static int confirm(int n, const int *leaf_of, int nleaves, const int *leaf_size, const char *good,
+                   fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out)
+{
+    fp_iso_status_t *status[2] = {malloc((size_t)n * sizeof **status), malloc((size_t)n * sizeof **status)};
+    fp_iso_est_t *est[2] = {malloc((size_t)n * sizeof **est), malloc((size_t)n * sizeof **est)};
+    double *reference_us = malloc((size_t)n * sizeof *reference_us);
+    int *placed = calloc((size_t)nleaves + 1, sizeof *placed), *mine = malloc((size_t)n * sizeof *mine);
+    int rc = status[0] && status[1] && est[0] && est[1] && reference_us && placed && mine ? 0 : -1;
+    for (int pass = 0; rc == 0 && pass < 2; pass++) {
+        for (int k = 0; k < n; k++)
+            status[pass][k] = FP_ISO_UNDECIDED, est[pass][k] = (fp_iso_est_t){NAN, NAN, NAN};
+        rc = confirm_round(n, leaf_of, good, pass, measure, arg, out, status[pass], est[pass], reference_us);
+    }
+    for (int k = 0; rc == 0 && k < n; k++) {
+        if (leaf_of[k] < 0)
+            continue;
+        fp_iso_status_t a = status[0][k], b = status[1][k];
+        int unplaced = !isfinite(est[0][k].us) || !isfinite(est[1][k].us);
+        if (unplaced || (a == FP_ISO_FINE && b == FP_ISO_FINE)) {
+            placed[leaf_of[k]] |= unplaced ? 2 : 0;
+            continue;
+        }
+        placed[leaf_of[k]] |= 1;
+        for (int q = 0; q < n; q++)
+            mine[q] = q == k ? 0 : -1;
+        add_finding(out, FP_ISO_MEMBER, a == FP_ISO_SLOW && b == FP_ISO_SLOW, mine, n, 0, &est[1][k], reference_us[k]);
+    }
+    int together = 0;
+    for (int leaf = 0; leaf < nleaves; leaf++)
+        together += !placed[leaf];
+    if (rc == 0 && together)
+        rc = retest_together(n, leaf_of, nleaves, leaf_size, placed, good, measure, arg, out);
+    for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++)
+        if (placed[leaf] == 2) { /* a member had no partner: nothing can be said of the group */
+            fp_iso_est_t none = {NAN, NAN, NAN};
+            add_finding(out, leaf_size[leaf] == 2 ? FP_ISO_LINK : FP_ISO_GROUP, 0, leaf_of, n, leaf, &none, NAN);
+        }
+    free(status[0]), free(status[1]), free(est[0]), free(est[1]), free(reference_us), free(placed), free(mine);
+    return rc;
+}
+
+/* The groups of a level run again as they ran (`level`, a round of out); each of them that was
+ * slow with no slow part (slow[p], no children_slow[p]) is judged again against the same
+ * references: a group finding when still slow, undecided when undecided, nothing when fine. */
+static int retest_level(int n, const fp_iso_round_t *level, const char *slow, const int *children_slow,
+                        fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out)
+{
+    int *excluded = calloc((size_t)level->ngroups + 1, sizeof *excluded);
+    double *ref = malloc((size_t)(level->ngroups + 1) * sizeof *ref);
+    fp_iso_round_t *r = excluded && ref ? round_open(out, n, level->ngroups, level->level) : NULL;
+    int rc = r ? 0 : -1;
+    if (rc == 0) {
+        memcpy(r->group, level->group, (size_t)n * sizeof *r->group);
+        for (int g = 0; g < r->ngroups; g++)
+            r->judged[g] = level->judged[g];
+        rc = measure(arg, r->group, r->ngroups, r->est) != 0 ? -1 : 0;
+    }
+    if (rc == 0)
+        judge_round(r, n, excluded, ref);
+    for (int p = 0; rc == 0 && p < r->ngroups; p++)
+        if (slow[p] && group_size(r->group, n, p) >= 4 && !children_slow[p] && r->status[p] != FP_ISO_FINE)
+            add_finding(out, FP_ISO_GROUP, r->status[p] == FP_ISO_SLOW, r->group, n, p, &r->est[p], ref[p]);
+    free(excluded), free(ref);
     return rc;
 }
 
@@ -308,16 +402,17 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
                 leaf_size[nleaves++] = size;
             }
         }
-        /* A slow group of the level before none of whose parts is: the slowness needs them together. */
+        /* A slow group of the level before none of whose parts is: run that level again; still
+         * slow, the slowness needs its members together (a group finding); fine, it was that
+         * round's noise. */
+        int whole = 0;
         for (int p = 0; previous && p < previous->ngroups; p++)
-            if (slow_prev[p] && group_size(previous->group, n, p) >= 4 && !children_slow[p]) {
-                int i = (int)(previous - out->rounds);
-                fp_iso_finding_t *f = add_finding(out, FP_ISO_GROUP, 1, previous->group, n, p, &previous->est[p],
-                                                  NAN);
-                if (f)
-                    f->round = i;
-            }
+            whole += slow_prev[p] && group_size(previous->group, n, p) >= 4 && !children_slow[p];
+        if (whole)
+            rc = retest_level(n, previous, slow_prev, children_slow, measure, arg, out);
         free(children_slow);
+        if (rc != 0)
+            break;
         memcpy(slow_prev, slow_now, (size_t)n);
         previous = r;
     }

@@ -9,6 +9,7 @@
 
 typedef struct model {
     int n, slow, link_a, link_b;
+    int noise_round, noise_rank; /* in that round (1-based), the groups with that rank 3x slower */
     double factor, scatter;
     unsigned seed;
     int rounds;
@@ -29,7 +30,10 @@ static int measure(void *arg, const int *group, int ngroups, fp_iso_est_t *est)
         for (int r = 0; r < m->n; r++)
             if (group[r] == g)
                 has_slow |= r == m->slow, has_a |= r == m->link_a, has_b |= r == m->link_b;
-        double us = 100.0 * (has_slow || (has_a && has_b) ? m->factor : 1.0);
+        int noisy = 0;
+        for (int r = 0; r < m->n; r++)
+            noisy |= group[r] == g && r == m->noise_rank && m->rounds == m->noise_round;
+        double us = 100.0 * (has_slow || (has_a && has_b) ? m->factor : 1.0) * (noisy ? 3.0 : 1.0);
         us *= 1.0 + m->scatter * (2.0 * uniform(&m->seed) - 1.0);
         est[g] = (fp_iso_est_t){us, us * 0.97, us * 1.03};
     }
@@ -171,6 +175,19 @@ int main(void)
             CHECK(ok);
             fp_iso_free(res);
         }
+
+    /* A pair slow by the noise of one round (rank 6 with 7 at level 2, rank 5 truly slow): each
+     * fine beside a partner, and fine again together: no finding but rank 5's. One slow in both
+     * confirmation rounds stands; slow in one only: undecided. */
+    model_t noisy = {.n = 8, .slow = 5, .link_a = -1, .link_b = -1, .noise_round = 2, .noise_rank = 6, .factor = 10};
+    CHECK(fp_iso_search(8, node, measure, &noisy, res) == 0);
+    CHECK(res->decided && res->nfindings == 1 && res->findings[0].kind == FP_ISO_MEMBER && res->findings[0].ranks[0] == 5);
+    fp_iso_free(res);
+    model_t once = {.n = 8, .slow = -1, .link_a = -1, .link_b = -1, .noise_round = 3, .noise_rank = 6, .factor = 10};
+    once.noise_round = 1; /* level 1: ranks 4-7 slow by noise, then fine: nothing found */
+    CHECK(fp_iso_search(8, node, measure, &once, res) == 0);
+    CHECK(standing(res) == 0);
+    fp_iso_free(res);
 
     /* 1.2x: below the smallest effect claimed: nothing stands. */
     model_t weak = {.n = 16, .slow = 5, .link_a = -1, .link_b = -1, .factor = 1.2};

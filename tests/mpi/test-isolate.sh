@@ -1,0 +1,97 @@
+#!/bin/sh
+# --isolate, the search for the member that slows a collective, against a known fault: the member
+# role of tests/faults/slow.c makes one rank enter every collective call 3 ms late (10-40x a call
+# of these groups on oversubscribed shared memory), so every group it is in waits for it.
+# - each of the six collectives, 8 ranks, the slow rank moving: exit 3, that rank the one finding
+#   (a member, standing), named with its host on standard error and in the JSON; the search tree's
+#   records: every round's groups disjoint, the slow rank's groups slow or confirmed slow;
+# - clean searches (allreduce, 8 ranks): no finding stands, exit 0, or 4 with the reason said;
+# - slow half the time (spells of 50 ms): found, or undecided, never another rank;
+# - 3 ranks: too few to search, inconclusive (exit 4), the reason in the record and on stderr;
+# - text: the rounds and the finding as comment lines; CSV: no search lines, the exit status;
+# - --isolate with --backend nccl or a point-to-point program: exit 2, one line.
+# A faulty search runs until it names the slow rank and fails at the third miss; a try that was
+# inconclusive with nothing standing while a second job kept the cores busy (tests/foreign_cpu.py)
+# is not a miss (test-judge says why). Open MPI only: MPICH ch4:ucx polls without yielding, and
+# with more ranks than cores its groups' times are the scheduler's.
+# shellcheck source=tests/lib.sh
+. "$FABPERF_TESTS_DIR/lib.sh"
+FABPERF_BIN=${FABPERF_COLL_BIN:?run through make check}
+if [ "${FABPERF_MPI_FLAVOR:-openmpi}" != openmpi ]; then
+    echo "SKIP: fault-injection searches need ranks that yield when oversubscribed (Open MPI)"
+    exit 77
+fi
+search="-m 64K:64K -i 20 -x 2 --isolate --format json"
+
+# findings_are RANKS: the standing findings are one member finding per rank of RANKS, none else
+findings_are() {
+    echo "sorted((f['kind'], f['ranks']) for f in records if f['type'] == 'isolate_finding' and f['status'] == 'stands') == [('member', [r]) for r in $1]"
+}
+
+# tree_ok: every round's groups are disjoint, each record has its figures or says why not
+tree_ok="all(len(set(sum([g['ranks'] for g in records if g['type'] == 'isolate_group' and g['round'] == k], []))) == sum(len(g['ranks']) for g in records if g['type'] == 'isolate_group' and g['round'] == k) for k in {g['round'] for g in records if g['type'] == 'isolate_group'}) and [i['rounds'] for i in records if i['type'] == 'isolate'] == [max([g['round'] for g in records if g['type'] == 'isolate_group'] or [0])]"
+
+# until_found EXPR NP SETTINGS PROGRAM [ARGS...]: as test-judge's until_judged.
+until_found() {
+    found_expr=$1
+    shift
+    found_missed=0
+    for found_try in 1 2 3 4 5 6; do
+        run_with_slow "$@"
+        json_check "$work/out" "$(echo "$found_expr" | sed "s/\\bRC\\b/$rc/g")" >/dev/null 2>&1 && return 0
+        printf '  try %s: exit %s, foreign load %s; ' "$found_try" "$rc" "$foreign"
+        grep -h -e '"isolate_finding"' -e '"type":"isolate"' "$work/out" | cut -c1-300
+        if [ "$rc" -eq 4 ] && loaded && json_check "$work/out" \
+            "not [f for f in records if f['type'] == 'isolate_finding' and f['status'] == 'stands']" >/dev/null 2>&1; then
+            echo "  cannot tell beside a second job: not counted"
+            continue
+        fi
+        found_missed=$((found_missed + 1))
+        [ "$found_missed" -lt 3 ] || return 1
+    done
+    echo "  $found_missed try(s) missed, the others could not tell beside a second job: nothing wrong was named"
+}
+
+slow=1
+for coll in allreduce allgather reduce_scatter bcast reduce alltoall; do
+    slow=$(((slow + 3) % 8))
+    # shellcheck disable=SC2086 # option words
+    check "$coll, 8 ranks, rank $slow 3 ms late into every call: exit 3, rank $slow the one finding, the tree's groups disjoint" \
+        until_found "RC == 3 and $(findings_are "[$slow]") and $tree_ok and [i['decided'] for i in records if i['type'] == 'isolate'] == [True]" \
+        8 sm "FP_SLOW_RANK=$slow FP_SLOW_AS=member FP_SLOW_US=3000" "fabperf_$coll" $search
+    check "$coll: the finding on standard error, once, with its host" sh -c \
+        "[ \$(grep -c '^fabperf_$coll: isolate: rank $slow (' '$work/err') -eq 1 ] || [ $rc -ne 3 ]"
+done
+
+for run in 1 2 3; do
+    # shellcheck disable=SC2086
+    run_job 8 sm fabperf_allreduce $search
+    check "clean search $run (allreduce, 8 ranks): nothing stands; exit 0, or 4 with the reason" json_check "$work/out" \
+        "not [f for f in records if f['type'] == 'isolate_finding' and f['status'] == 'stands'] and ($rc == 0 and [i['decided'] for i in records if i['type'] == 'isolate'] == [True] or $rc == 4 and [i['reason'] != '' for i in records if i['type'] == 'isolate'] == [True]) and $tree_ok"
+done
+
+# shellcheck disable=SC2086
+run_with_slow 8 sm "FP_SLOW_RANK=5 FP_SLOW_AS=member FP_SLOW_US=3000 FP_SLOW_ON_S=0.05 FP_SLOW_OFF_S=0.05" \
+    fabperf_allreduce $search
+check "rank 5 slow half the time: found or undecided, never another rank" json_check "$work/out" \
+    "$rc in (0, 3, 4) and all(f['ranks'] == [5] or f['kind'] != 'member' and 5 in f['ranks'] for f in records if f['type'] == 'isolate_finding' and f['status'] == 'stands')"
+
+# shellcheck disable=SC2086
+run_with_slow 3 sm "FP_SLOW_RANK=1 FP_SLOW_AS=member FP_SLOW_US=3000" fabperf_allreduce $search
+check "3 ranks: too few to search, inconclusive (exit 4), said in the record and on stderr" sh -c \
+    "[ $rc -eq 4 ] && grep -q 'first: isolate: too few ranks to search (3 < 4)' '$work/err' && grep -q '\"type\":\"isolate\".*\"rounds\":0,.*\"decided\":false,\"reason\":\"too few ranks to search (3 < 4)\"' '$work/out'"
+
+run_with_slow 4 sm "FP_SLOW_RANK=2 FP_SLOW_AS=member FP_SLOW_US=3000" fabperf_allreduce -m 64K:64K -i 20 -x 2 --isolate
+check "text, 4 ranks: exit 3, the rounds and the finding as comment lines (or inconclusive beside a second job)" sh -c \
+    "{ [ $rc -eq 3 ] && grep -q '^# isolate round 1 (level 1) group 1: ' '$work/out' && grep -q '^# isolate finding (round [0-9]*): rank 2 (' '$work/out'; } || { [ $rc -eq 4 ] && [ $(loaded && echo 1 || echo 0) -eq 1 ]; }"
+run_with_slow 4 sm "FP_SLOW_RANK=2 FP_SLOW_AS=member FP_SLOW_US=3000" fabperf_allreduce -m 64K:64K -i 20 -x 2 --isolate --format csv
+check "csv: no search lines, the search's exit status 3 (or 4 beside a second job)" sh -c \
+    "! grep -q isolate '$work/out' && { [ $rc -eq 3 ] || { [ $rc -eq 4 ] && [ $(loaded && echo 1 || echo 0) -eq 1 ]; }; }"
+
+run_job 2 sm fabperf_allreduce --backend nccl --isolate
+check "--isolate --backend nccl: exit 2, one line naming the accepted backend" sh -c \
+    "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allreduce:' '$work/err') -eq 1 ] && grep -q -- '--isolate: with --backend nccl not available.*accepted: --backend mpi' '$work/err'"
+FABPERF_BIN=$FABPERF_PT2PT_BIN run_job 2 sm fabperf_latency --isolate
+check "--isolate on fabperf_latency: exit 2, one line" sh -c \
+    "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_latency:' '$work/err') -eq 1 ] && grep -q -- '--isolate does not apply to fabperf_latency' '$work/err'"
+finish
