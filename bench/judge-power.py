@@ -27,6 +27,7 @@ import tempfile
 import time
 
 GOALS = {10.0: 0.95, 2.0: 0.80}
+COLLECTIVES = ["allreduce", "allgather", "reduce_scatter", "bcast", "reduce", "alltoall"]
 LOADED = 0.25  # a second job kept at least this share of the cores busy (tests/foreign_cpu.py)
 PART_S = 0.05  # an intermittent fault ("sender-part", "receiver-part", "link-part"): 50 ms slow, 50 ms not
 
@@ -40,7 +41,9 @@ def parse_args():
     p.add_argument("--factors", default="10,2,1.2")
     p.add_argument("--clean", type=int, default=10, help="clean sweeps per mode and rank count")
     p.add_argument("--repeats", type=int, default=5, help="sweeps per fault, mode and rank count")
-    p.add_argument("--program", default="allpairs", choices=["allpairs", "allpairs_lat"])
+    p.add_argument("--program", default="allpairs", choices=["allpairs", "allpairs_lat"] + COLLECTIVES,
+                   help="a pairs program, or a collective: its --isolate search (mode 'search', fault 'member': "
+                        "one rank enters every call late)")
     p.add_argument("--size", default="128K")
     p.add_argument("--log", help="append every sweep's outcome as a JSON line here")
     p.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
@@ -108,16 +111,20 @@ def sweep(args, np, mode, fault, op_us=0.0):
                f"FP_SLOW_AS={as_.split('-')[0]}", f"FP_SLOW_PEER={peer}", "FP_SLOW_FACTOR=1", f"FP_SLOW_US={delay:.3f}"]
         if as_.endswith("-part"):  # slow half the time, in spells of PART_S seconds
             env += [f"FP_SLOW_ON_S={PART_S}", f"FP_SLOW_OFF_S={PART_S}"]
-    if args.program == "allpairs":
+    if args.program in COLLECTIVES:
+        measure = ["-m", f"{args.size}:{args.size}", "-i", "20", "-x", "2", "--isolate"]
+    elif args.program == "allpairs":
         measure = ["-m", f"{args.size}:{args.size}", "-W", "8", "-i", "20", "-x", "2"]
     else:
         measure = ["-m", "8:8", "-i", "200", "-x", "20"]
+    folder = "collective" if args.program in COLLECTIVES else "pairs"
+    judged = ["--format", "json"] if args.program in COLLECTIVES else [
+        "--mode", mode, "--rounds", "2", "--expect", "uniform", "--format", "json"]
     share = tempfile.NamedTemporaryFile(prefix="judge-power-load.")
     here = os.path.dirname(os.path.abspath(__file__))
     cmd = [sys.executable, os.path.join(here, "..", "tests", "foreign_cpu.py"), share.name,
            f"{build}/tests/launch.sh", str(np), "sm"] + env + [
-        f"{build}/pairs/fabperf_{args.program}"] + measure + [
-        "--mode", mode, "--rounds", "2", "--expect", "uniform", "--format", "json"]
+        f"{build}/{folder}/fabperf_{args.program}"] + measure + judged
     with tempfile.TemporaryFile() as out:
         rc = subprocess.call(cmd, stdout=out, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, timeout=600)
         out.seek(0)
@@ -136,6 +143,8 @@ def names_fault(f, fault, latency_round_trip):
     """Whether a standing finding names exactly the injected fault."""
     as_, rank, peer, _ = fault
     as_ = as_.split("-")[0]
+    if as_ == "member":
+        return f["kind"] == "member" and f["ranks"] == [rank]
     if as_ == "link":
         return f["kind"] == "slow_link" and f["ranks"] in ([rank, peer], [peer, rank]) and (
             f["direction"] in ("one-way", "both-ways") if latency_round_trip else f["ranks"][0] == rank)
@@ -147,6 +156,9 @@ def names_fault(f, fault, latency_round_trip):
 
 def op_time_us(records, args):
     """The median cell's operation time of a clean sweep: a window (bandwidth) or a round trip."""
+    if args.program in COLLECTIVES:  # a call of a group of the search's first level
+        level = sorted(r["us"] for r in records if r.get("type") == "isolate_group" and r["round"] == 1 and r["us"])
+        return level[len(level) // 2] if level else None
     rows = [r for r in records if r.get("type") == "row"]
     if not rows:
         return None
@@ -157,14 +169,15 @@ def op_time_us(records, args):
 
 
 def outcome(records, rc, fault, mode, program, foreign):
-    standing = [r for r in records if r.get("type") == "finding" and r.get("status") == "stands"]
-    judges = [r for r in records if r.get("type") == "judge"]
+    kind = "isolate_finding" if program in COLLECTIVES else "finding"
+    standing = [r for r in records if r.get("type") == kind and r.get("status") == "stands"]
+    judges = [r for r in records if r.get("type") == ("isolate" if program in COLLECTIVES else "judge")]
     complete = any(r.get("type") == "end" and r.get("status") == "complete" for r in records)
-    undecided = any(not j["decided"] or j["undecided"] for j in judges)
+    undecided = any(not j["decided"] or j.get("undecided") for j in judges)
     round_trip = mode == "isolated" and program == "allpairs_lat"
     right = [f for f in standing if fault and names_fault(f, fault, round_trip)]
     return {"complete": complete and bool(judges), "exit": rc, "stands": len(standing), "found": bool(right),
-            "named": [[f["kind"], f["direction"], f["ranks"], f.get("round")] for f in standing],
+            "named": [[f["kind"], f.get("direction"), f["ranks"], f.get("round")] for f in standing],
             "other": len(standing) - len(right) > 0, "undecided": undecided, "foreign": foreign,
             "loaded_cannot_tell": rc == 4 and not standing and foreign >= LOADED}
 
@@ -175,7 +188,9 @@ def main():
         markdown(args.markdown)
         return 0
     ranks = [int(x) for x in args.ranks.split(",")]
-    modes = args.modes.split(",")
+    modes = ["search"] if args.program in COLLECTIVES else args.modes.split(",")
+    if args.program in COLLECTIVES:
+        args.faults = "member"
     factors = [float(x) for x in args.factors.split(",")]
     faults = args.faults.split(",")
     log = open(args.log, "a") if args.log else None

@@ -344,7 +344,7 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
     char *good = malloc((size_t)n), *slow_prev = calloc((size_t)n, 1), *slow_now = calloc((size_t)n, 1);
     double *reference_us = malloc((size_t)n * sizeof *reference_us);
     int rc = parent && leaf_of && leaf_size && excluded && good && slow_prev && slow_now && reference_us ? 0 : -1;
-    int nleaves = 0, undecided_groups = 0;
+    int nleaves = 0;
     if (rc == 0) {
         memset(good, 1, (size_t)n);
         for (int k = 0; k < n; k++)
@@ -388,9 +388,8 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
                 continue;
             int size = group_size(r->group, n, g);
             children_slow[parent[g]] += r->status[g] != FP_ISO_FINE;
-            undecided_groups += r->status[g] == FP_ISO_UNDECIDED;
-            if (r->status[g] != FP_ISO_SLOW)
-                continue;
+            if (r->status[g] == FP_ISO_FINE)
+                continue; /* slow or undecided: a suspect, split again or confirmed */
             slow_now[g] = 1;
             for (int k = 0; k < n; k++)
                 if (r->group[k] == g)
@@ -422,13 +421,11 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
         int undecided = 0, stands = 0;
         for (int i = 0; i < out->nfindings; i++)
             undecided += !out->findings[i].stands, stands += out->findings[i].stands;
-        out->decided = !undecided && !(stands == 0 && undecided_groups);
+        out->decided = !undecided;
         if (undecided)
             snprintf(out->reason, sizeof out->reason, "%d finding(s) undecided: slower than known-good groups, "
-                     "not significantly, or no known-good partner was left", undecided);
-        else if (!out->decided)
-            snprintf(out->reason, sizeof out->reason, "%d group(s) slower than known-good groups of their size, "
-                     "not significantly", undecided_groups);
+                     "not significantly, or with no known-good group of their size or partner to compare with",
+                     undecided);
     }
     free(parent), free(leaf_of), free(leaf_size), free(excluded), free(good), free(slow_prev), free(slow_now);
     free(reference_us);
