@@ -179,7 +179,9 @@ def outcome(records, rc, fault, mode, program, foreign):
     return {"complete": complete and bool(judges), "exit": rc, "stands": len(standing), "found": bool(right),
             "named": [[f["kind"], f.get("direction"), f["ranks"], f.get("round")] for f in standing],
             "other": len(standing) - len(right) > 0, "undecided": undecided, "foreign": foreign,
-            "loaded_cannot_tell": rc == 4 and not standing and foreign >= LOADED}
+            "loaded_cannot_tell": rc == 4 and not standing and foreign >= LOADED,
+            **({"rounds": judges[0]["rounds"], "seconds": judges[0]["seconds"]}
+               if program in COLLECTIVES and judges else {})}
 
 
 def main():

@@ -256,7 +256,7 @@ static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result
         }
     }
     if (out && json) {
-        fprintf(out, "{\"type\":\"isolate\",\"size\":%zu,\"ranks\":%d,\"rounds\":%d,\"seconds\":%.3f,\"min_effect\":%g,"
+        fprintf(out, "{\"type\":\"isolate\",\"size\":%zu,\"ranks\":%d,\"rounds\":%d,\"seconds\":%.6f,\"min_effect\":%g,"
                      "\"samples\":%d,\"decided\":%s,\"reason\":",
                 s->bytes, n, res->nrounds, seconds, FP_ISO_MIN_EFFECT, ISO_SAMPLES, res->decided ? "true" : "false");
         fp_json_string(out, res->reason);

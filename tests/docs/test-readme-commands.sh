@@ -12,8 +12,10 @@
 # Each must exit as the README promises: 0; with --expect, 0, 3 or 4 and a verdict line for each
 # judged size that says pass, fail or inconclusive to match; --expect uniform on one host, 4 (the
 # README: "4 when the matrix cannot be judged (fewer than 4 nodes"), with the judge's line saying
-# so; -o FILE, the file written (an HTML page for fabperf-report). The README's wording of those
-# promises is checked too, and a command of a kind this test does not know fails it.
+# so; --isolate on 2 ranks, 4 (the README: "4 when it cannot be decided (fewer than 4 ranks"), the
+# search's line saying so; -o FILE, the file written (an HTML page for fabperf-report). The
+# README's wording of those promises is checked too, and a command of a kind this test does not
+# know fails it.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 top=$(cd "$FABPERF_TESTS_DIR/.." && pwd)
@@ -65,6 +67,8 @@ check "README: --expect's statuses as this test holds them" promises \
     "exit 0 when the whole interval is at or above 10000 MB/s, 3 when it lies wholly below (fail), 4 when it straddles"
 check "README: --expect uniform's status on too few nodes as this test holds it" promises \
     "4 when the matrix cannot be judged (fewer than 4 nodes"
+check "README: --isolate's status on too few ranks as this test holds it" promises \
+    "4 when it cannot be decided (fewer than 4 ranks"
 
 "$PYTHON3" "$FABPERF_TESTS_DIR/docs/readme_commands.py" "$readme" >"$work/commands"
 check "README: commands found in its shell code blocks" [ "$(grep -c . "$work/commands")" -ge 5 ]
@@ -110,7 +114,13 @@ while IFS= read -r line; do
             (cd "$work/run" && timeout 300 "$program" "$@") </dev/null >"$work/out" 2>"$work/err"
         fi
         rc=$?
-        case $expect in
+        isolate=
+        case " $* " in *" --isolate "*) isolate=yes ;; esac
+        case $expect$isolate in
+        yes)
+            check "README '$line': exit 4 on 2 ranks" rc_is 4
+            check "README '$line': the search says too few ranks" grep -q '^# isolate at [0-9]* bytes: .*undecided: too few ranks to search (2 < 4)' "$work/out"
+            ;;
         '') check "README '$line': exit 0" rc_is 0 ;;
         uniform)
             check "README '$line': exit 4 on one host" rc_is 4

@@ -10,6 +10,7 @@
 # - 3 ranks: too few to search, inconclusive (exit 4), the reason in the record and on stderr;
 # - text: the rounds and the finding as comment lines; CSV: no search lines, the exit status;
 # - --isolate with --backend nccl or a point-to-point program: exit 2, one line.
+# First, under the known clock, every figure of the search exactly.
 # A faulty search runs until it names the slow rank and fails at the third miss; a try that was
 # inconclusive with nothing standing while a second job kept the cores busy (tests/foreign_cpu.py)
 # is not a miss (test-judge says why). Open MPI only: MPICH ch4:ucx polls without yielding, and
@@ -51,6 +52,24 @@ until_found() {
     done
     echo "  $found_missed try(s) missed, the others could not tell beside a second job: nothing wrong was named"
 }
+
+# Under the known clock (tests/faults/known_clock.c: each collective call moves MPI_Wtime by 4 us,
+# 24 on rank 6), every figure of the search has one value: a group's time 24 us with rank 6 in it,
+# else 4; a judged group's threshold max(reference / 0.75, reference's CI high end): 16/3 us
+# against groups of 4 us, 32 against the slow half; the tree exactly as below.
+FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "FP_KNOWN_US=4 FP_KNOWN_SLOW_RANK=6 FP_KNOWN_SLOW_US=20" \
+    fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --format json
+known_tree="[(0, 1, [0, 1, 2, 3], 32, 'fine'), (0, 1, [4, 5, 6, 7], 16 / 3, 'slow'), (1, 2, [0, 1], None, 'reference'), (1, 2, [2, 3], None, 'reference'), (1, 2, [4, 5], 16 / 3, 'fine'), (1, 2, [6, 7], 16 / 3, 'slow'), (2, 'confirm', [0, 6], 16 / 3, 'slow'), (2, 'confirm', [1, 7], 16 / 3, 'fine'), (2, 'confirm', [2, 3], None, 'reference'), (3, 'confirm', [3, 6], 16 / 3, 'slow'), (3, 'confirm', [2, 7], 16 / 3, 'fine'), (3, 'confirm', [0, 1], None, 'reference')]"
+check "known clock: exit 3, the search tree's groups, thresholds and statuses exactly" json_check "$work/out" \
+    "$rc == 3 and [(g['round'] - 1, g['level'], g['ranks'], g['threshold_us'] if g['threshold_us'] is None else round(g['threshold_us'], 6), g['status']) for g in records if g['type'] == 'isolate_group'] == [(r, l, k, t if t is None else round(t, 6), s) for r, l, k, t, s in $known_tree]"
+check "known clock: each group's median and CI 24 us with rank 6, else 4" json_check "$work/out" \
+    "all((g['us'], g['us_lo'], g['us_hi']) == ((24, 24, 24) if 6 in g['ranks'] else (4, 4, 4)) for g in records if g['type'] == 'isolate_group')"
+check "known clock: one finding, rank 6, 24 us against 4, 4 rounds, decided" json_check "$work/out" \
+    "[(f['kind'], f['status'], f['ranks'], f['round'], f['us'], f['us_lo'], f['us_hi'], f['reference_us']) for f in records if f['type'] == 'isolate_finding'] == [('member', 'stands', [6], 4, 24, 24, 24, 4)] and [(i['rounds'], i['decided'], i['samples'], i['min_effect']) for i in records if i['type'] == 'isolate'] == [(4, True, 24, 0.25)]"
+FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "FP_KNOWN_US=4 FP_KNOWN_SLOW_RANK=6 FP_KNOWN_SLOW_US=20" \
+    fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate
+check "known clock, text: the confirming round and the finding with their figures" sh -c \
+    "grep -q '^# isolate round 4 (confirm) group 1: 24.00 us \\[24.00, 24.00\\] slow: 3 (.*), 6 (' '$work/out' && grep -q '^# isolate finding (round 4): rank 6 (.*) slows fabperf_allreduce: beside a known-good partner 24.00 us a call \\[24.00, 24.00\\] against 4.00 us' '$work/out'"
 
 slow=1
 for coll in allreduce allgather reduce_scatter bcast reduce alltoall; do
