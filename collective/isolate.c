@@ -309,7 +309,8 @@ static int confirm(int n, const int *leaf_of, int nleaves, const int *leaf_size,
 
 /* The groups of a level run again as they ran (`level`, a round of out); each of them that was
  * slow with no slow part (slow[p], no children_slow[p]) is judged again against the same
- * references: a group finding when still slow, undecided when undecided, nothing when fine. */
+ * references: still slow or undecided, an undecided group finding (the slowness is on no member
+ * it can name: on a busy machine one half of the job can run slower as a whole); fine, nothing. */
 static int retest_level(int n, const fp_iso_round_t *level, const char *slow, const int *children_slow,
                         fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out)
 {
@@ -327,7 +328,7 @@ static int retest_level(int n, const fp_iso_round_t *level, const char *slow, co
         judge_round(r, n, excluded, ref);
     for (int p = 0; rc == 0 && p < r->ngroups; p++)
         if (slow[p] && group_size(r->group, n, p) >= 4 && !children_slow[p] && r->status[p] != FP_ISO_FINE)
-            add_finding(out, FP_ISO_GROUP, r->status[p] == FP_ISO_SLOW, r->group, n, p, &r->est[p], ref[p]);
+            add_finding(out, FP_ISO_GROUP, 0, r->group, n, p, &r->est[p], ref[p]); /* on no member: undecided */
     free(excluded), free(ref);
     return rc;
 }
