@@ -12,16 +12,23 @@
 #include "coll_isolate.h"
 #include "collective.h"
 #include "escape.h"
+#include "evidence.h"
 #include "isolate.h"
 #include "report.h"
 #include "stats.h"
+#include "suspects.h"
 
 #define ISO_SAMPLES 24
 #define ISO_WARMUP 3
 
+typedef enum { ISO_SEARCH, ISO_SUSPECTS, ISO_MET } iso_mode_t;
+static const char *const mode_names[] = {[ISO_SEARCH] = "search", [ISO_SUSPECTS] = "suspects", [ISO_MET] = "met"};
+
 typedef struct iso_state {
     fp_run_t *run;
     size_t bytes;
+    iso_mode_t mode;
+    char *suspect; /* rank 0, --suspects: per rank 1 when named */
     char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1]; /* rank 0: every rank's host */
 } iso_state_t;
 
@@ -256,15 +263,29 @@ static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result
         }
     }
     if (out && json) {
-        fprintf(out, "{\"type\":\"isolate\",\"size\":%zu,\"ranks\":%d,\"rounds\":%d,\"seconds\":%.6f,\"min_effect\":%g,"
-                     "\"samples\":%d,\"decided\":%s,\"reason\":",
-                s->bytes, n, res->nrounds, seconds, FP_ISO_MIN_EFFECT, ISO_SAMPLES, res->decided ? "true" : "false");
+        fprintf(out, "{\"type\":\"isolate\",\"size\":%zu,\"ranks\":%d,\"mode\":\"%s\",", s->bytes, n,
+                mode_names[s->mode]);
+        if (s->suspect) {
+            int *mine = malloc((size_t)n * sizeof *mine);
+            fputs("\"suspects\":{", out);
+            for (int k = 0; mine && k < n; k++)
+                mine[k] = s->suspect[k] ? 0 : -1;
+            if (mine)
+                ranks_json(out, mine, n, 0, s->hosts);
+            free(mine);
+            fputs("},", out);
+        }
+        fprintf(out, "\"rounds\":%d,\"seconds\":%.6f,\"min_effect\":%g,\"samples\":%d,\"decided\":%s,\"reason\":",
+                res->nrounds, seconds, FP_ISO_MIN_EFFECT, ISO_SAMPLES, res->decided ? "true" : "false");
         fp_json_string(out, res->reason);
         fputs("}\n", out);
+    } else if (out && s->mode == ISO_MET) {
+        fprintf(out, "# isolate at %zu bytes: no search: %s\n", s->bytes, res->reason);
     } else if (out) {
-        fprintf(out, "# isolate at %zu bytes: %d rank(s), %d round(s) in %.1f s, groups slow when %.0f %% slower "
+        fprintf(out, "# isolate at %zu bytes: %d rank(s)%s, %d round(s) in %.1f s, groups slow when %.0f %% slower "
                      "than known-good groups of their size (CIs apart), %d samples a group: %s%s\n",
-                s->bytes, n, res->nrounds, seconds, 100.0 / (1.0 - FP_ISO_MIN_EFFECT) - 100.0, ISO_SAMPLES,
+                s->bytes, n, s->mode == ISO_SUSPECTS ? " (--suspects confirmed, no search)" : "", res->nrounds, seconds,
+                100.0 / (1.0 - FP_ISO_MIN_EFFECT) - 100.0, ISO_SAMPLES,
                 res->decided ? (res->nfindings ? "decided" : "no member slows it") : "undecided: ", res->reason);
     }
     if (out)
@@ -308,15 +329,34 @@ int fp_coll_isolate(fp_run_t *run, size_t bytes)
                 break;
             }
     }
+    /* The whole communicator already meets --expect at this size: nothing to search for. */
+    if (run->params.expect.count > 0 && run->last_verdict == FP_VERDICT_PASS && run->last_verdict_size == bytes)
+        s.mode = ISO_MET;
+    else if (run->params.suspects)
+        s.mode = ISO_SUSPECTS;
+    const char **names = s.mode == ISO_SUSPECTS ? malloc((size_t)n * sizeof *names) : NULL;
+    if (rc == FP_OK && s.mode == ISO_SUSPECTS && (!names || !(s.suspect = malloc((size_t)n))))
+        rc = fp_fail("malloc for the suspects of %d ranks failed", n);
+    for (int r = 0; rc == FP_OK && names && r < n; r++)
+        names[r] = s.hosts[r];
+    if (rc == FP_OK && s.suspect)
+        fp_suspects_mark(run->params.suspects, n, names, s.suspect);
     double start = MPI_Wtime();
-    if (rc == FP_OK && fp_iso_search(n, node, measure_round, &s, res) != 0)
+    if (rc == FP_OK && s.mode == ISO_MET) {
+        res->decided = 1;
+        snprintf(res->reason, sizeof res->reason, "the whole communicator meets --expect at this size (pass)");
+    } else if (rc == FP_OK && (s.mode == ISO_SUSPECTS ? fp_iso_confirm_suspects(n, s.suspect, measure_round, &s, res)
+                                                      : fp_iso_search(n, node, measure_round, &s, res)) != 0)
         rc = FP_ERR;
     int stop = -1;
     if (rc == FP_OK) {
         MPI_Bcast(&stop, 1, MPI_INT, 0, ctx->comm);
         emit_result(run, &s, res, MPI_Wtime() - start);
-        verdict(run, res);
+        if (s.mode != ISO_MET) /* the size's own verdict stands */
+            verdict(run, res);
     }
+    free(names);
+    free(s.suspect);
     if (res)
         fp_iso_free(res);
     free(res);

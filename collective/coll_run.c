@@ -12,6 +12,7 @@
 #include "evidence.h"
 #include "family.h"
 #include "metric.h"
+#include "suspects.h"
 
 /* ---- one call of each collective, and the one batch loop ---- */
 
@@ -112,6 +113,12 @@ static int coll_prepare(fp_run_t *run, char *err, size_t errlen)
                  "groups here); accepted: --backend mpi", c->ops->name);
         return FP_ERR;
     }
+    if (p->suspects && !p->isolate) {
+        snprintf(err, errlen, "--suspects: names the members --isolate confirms; give --isolate too");
+        return FP_ERR;
+    }
+    if (p->suspects && fp_suspects_check(p->suspects, run->ctx.nranks, err, errlen) != 0)
+        return FP_ERR;
     FP_CHECK(backend_check(run, c->ops, err, errlen));
     if (p->staging) {
         snprintf(err, errlen, "--staging applies to point-to-point programs, not to fabperf_%s", run->bench->name);
@@ -374,6 +381,31 @@ static int coll_validate(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *
     return FP_OK;
 }
 
+/* --suspects: every host name must be some rank's (each rank answers for its own host). */
+static int coll_agree(fp_run_t *run, char *err, size_t errlen)
+{
+    const char *list = run->params.suspects;
+    if (!list)
+        return FP_OK;
+    char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    int len = 0, found[FP_SUSPECTS_MAX] = {0}, anywhere[FP_SUSPECTS_MAX] = {0};
+    MPI_Get_processor_name(host, &len);
+    int words = fp_suspects_hosts_found(list, host, found, FP_SUSPECTS_MAX);
+    FP_MPI_CHECK(MPI_Allreduce(found, anywhere, words, MPI_INT, MPI_MAX, run->ctx.comm));
+    for (int i = 0; i < words; i++)
+        if (!anywhere[i]) {
+            char word[256];
+            size_t start = 0;
+            for (int k = 0; k < i; k++)
+                start += strcspn(list + start, ",") + 1;
+            snprintf(word, sizeof word, "%.*s", (int)strcspn(list + start, ","), list + start);
+            snprintf(err, errlen, "--suspects: no rank of this job runs on host '%s' (accepted: rank numbers 0 to %d "
+                     "and the job's host names, e.g. '%s')", word, run->ctx.nranks - 1, host);
+            return FP_ERR;
+        }
+    return FP_OK;
+}
+
 static int coll_after_sweep(fp_run_t *run, size_t last_size)
 {
     return run->params.isolate ? fp_coll_isolate(run, last_size) : FP_OK;
@@ -386,6 +418,7 @@ const fp_family_t fp_family_coll = {
                    "-i is under 256; column iso: one call alone)",
     .round_unit = "whole elements per rank",
     .prepare = coll_prepare,
+    .agree = coll_agree,
     .open = coll_open,
     .close = coll_close,
     .round = coll_round,

@@ -174,6 +174,12 @@ static fp_iso_finding_t *add_finding(fp_iso_result_t *out, fp_iso_kind_t kind, i
     return f;
 }
 
+/* What a suspect group of that many ranks is, when the finding is on all of it. */
+static fp_iso_kind_t leaf_kind(int size)
+{
+    return size == 1 ? FP_ISO_MEMBER : size == 2 ? FP_ISO_LINK : FP_ISO_GROUP;
+}
+
 /* One confirmation round (pass 0 or 1): each member of a slow small group runs in a pair with a
  * known-good partner (a rank never in a slow group; pass 1 takes the partners in reverse, so that
  * a member of two or more meets another one), the partners left over pair up as references. A
@@ -256,7 +262,7 @@ static int retest_together(int n, const int *leaf_of, int nleaves, const int *le
     for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++) {
         int g = leaf_group[leaf];
         if (g >= 0 && r->status[g] != FP_ISO_FINE)
-            add_finding(out, leaf_size[leaf] == 2 ? FP_ISO_LINK : FP_ISO_GROUP, r->status[g] == FP_ISO_SLOW, leaf_of, n,
+            add_finding(out, leaf_kind(leaf_size[leaf]), r->status[g] == FP_ISO_SLOW, leaf_of, n,
                         leaf, &r->est[g], ref[g]);
     }
     free(excluded), free(leaf_group), free(ref);
@@ -285,7 +291,8 @@ static int confirm(int n, const int *leaf_of, int nleaves, const int *leaf_size,
         fp_iso_status_t a = status[0][k], b = status[1][k];
         int unplaced = !isfinite(est[0][k].us) || !isfinite(est[1][k].us);
         if (unplaced || (a == FP_ISO_FINE && b == FP_ISO_FINE)) {
-            placed[leaf_of[k]] |= unplaced ? 2 : 0;
+            /* a lone suspect (--suspects) found fine has nothing to retest together */
+            placed[leaf_of[k]] |= unplaced ? 2 : leaf_size[leaf_of[k]] == 1;
             continue;
         }
         placed[leaf_of[k]] |= 1;
@@ -301,7 +308,7 @@ static int confirm(int n, const int *leaf_of, int nleaves, const int *leaf_size,
     for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++)
         if (placed[leaf] == 2) { /* a member had no partner: nothing can be said of the group */
             fp_iso_est_t none = {NAN, NAN, NAN};
-            add_finding(out, leaf_size[leaf] == 2 ? FP_ISO_LINK : FP_ISO_GROUP, 0, leaf_of, n, leaf, &none, NAN);
+            add_finding(out, leaf_kind(leaf_size[leaf]), 0, leaf_of, n, leaf, &none, NAN);
         }
     free(status[0]), free(status[1]), free(est[0]), free(est[1]), free(reference_us), free(placed), free(mine);
     return rc;
@@ -331,6 +338,19 @@ static int retest_level(int n, const fp_iso_round_t *level, const char *slow, co
             add_finding(out, FP_ISO_GROUP, 0, r->group, n, p, &r->est[p], ref[p]); /* on no member: undecided */
     free(excluded), free(ref);
     return rc;
+}
+
+/* Decided when no finding is undecided. */
+static void conclude(fp_iso_result_t *out)
+{
+    int undecided = 0;
+    for (int i = 0; i < out->nfindings; i++)
+        undecided += !out->findings[i].stands;
+    out->decided = !undecided;
+    if (undecided)
+        snprintf(out->reason, sizeof out->reason, "%d finding(s) undecided: slower than known-good groups, "
+                 "not significantly, or with no known-good group of their size or partner to compare with",
+                 undecided);
 }
 
 int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out)
@@ -418,18 +438,34 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
     }
     if (rc == 0 && nleaves)
         rc = confirm(n, leaf_of, nleaves, leaf_size, good, measure, arg, out);
-    if (rc == 0) {
-        int undecided = 0, stands = 0;
-        for (int i = 0; i < out->nfindings; i++)
-            undecided += !out->findings[i].stands, stands += out->findings[i].stands;
-        out->decided = !undecided;
-        if (undecided)
-            snprintf(out->reason, sizeof out->reason, "%d finding(s) undecided: slower than known-good groups, "
-                     "not significantly, or with no known-good group of their size or partner to compare with",
-                     undecided);
-    }
+    if (rc == 0)
+        conclude(out);
     free(parent), free(leaf_of), free(leaf_size), free(excluded), free(good), free(slow_prev), free(slow_now);
     free(reference_us);
+    return rc;
+}
+
+int fp_iso_confirm_suspects(int n, const char *suspect, fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out)
+{
+    memset(out, 0, sizeof *out);
+    int *leaf_of = malloc((size_t)n * sizeof *leaf_of), *leaf_size = malloc((size_t)n * sizeof *leaf_size);
+    char *good = malloc((size_t)n);
+    int rc = leaf_of && leaf_size && good ? 0 : -1, nleaves = 0;
+    for (int k = 0; rc == 0 && k < n; k++) {
+        good[k] = !suspect[k];
+        leaf_of[k] = suspect[k] ? nleaves : -1;
+        if (suspect[k])
+            leaf_size[nleaves++] = 1;
+    }
+    if (rc == 0 && (nleaves == 0 || nleaves == n))
+        snprintf(out->reason, sizeof out->reason, "%s", nleaves ? "every rank is a suspect: no known-good partner"
+                                                                : "no suspect to confirm");
+    else if (rc == 0) {
+        rc = confirm(n, leaf_of, nleaves, leaf_size, good, measure, arg, out);
+        if (rc == 0)
+            conclude(out);
+    }
+    free(leaf_of), free(leaf_size), free(good);
     return rc;
 }
 

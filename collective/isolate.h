@@ -71,6 +71,11 @@ int fp_iso_level(int n, const int *node, int level, int *group, int *parent);
 int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out);
 void fp_iso_free(fp_iso_result_t *r);
 
+/* --suspects: no levels; each rank with suspect[r] is confirmed as a member is, twice beside a
+ * known-good partner (the ranks not suspected), the leftover partners as references. Not decided
+ * when no rank or every rank is a suspect. Returns as fp_iso_search. */
+int fp_iso_confirm_suspects(int n, const char *suspect, fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out);
+
 /* The threshold of references whose typical time is reference_us and CI high end reference_hi
  * (medians over them), and est judged against a threshold. */
 double fp_iso_threshold(double reference_us, double reference_hi);

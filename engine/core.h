@@ -57,6 +57,8 @@ typedef struct fp_run {
     struct fp_path *path;    /* path evidence (evidence.h); NULL when off */
     int expect_failures;     /* rank 0: sizes whose expectation failed */
     int expect_inconclusive, expect_judged; /* rank 0: sizes inconclusive, and judged at all */
+    int last_verdict;        /* rank 0: the fp_verdict_t of the last size judged, and that size */
+    size_t last_verdict_size;
     char first_inconclusive[512]; /* rank 0: the verdict line of the first inconclusive size */
     fp_report_t *report;     /* rank 0: where rows go; families with records of their own write there */
     int ucx_seen;            /* UCX endpoint configurations and protocol tables at the header */

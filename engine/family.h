@@ -16,6 +16,9 @@ typedef struct fp_family {
     /* Before anything is allocated: the family's state, and its parameters checked against this
      * job (no communication, the same verdict on every rank). FP_ERR with err set: bad usage. */
     int (*prepare)(fp_run_t *run, char *err, size_t errlen);
+    /* After prepare, with the job: checks that need the other ranks' answers (a collective call
+     * on every rank, the same verdict everywhere); NULL: none. FP_ERR with err set: bad usage. */
+    int (*agree)(fp_run_t *run, char *err, size_t errlen);
     /* After buffers: libraries, run->sampler, what the header says. FP_ERR: runtime failure. */
     int (*open)(fp_run_t *run);
     /* Releases what prepare and open made; safe after a failure in either. */

@@ -58,6 +58,7 @@ typedef struct fp_params {
     int layout;                /* --layout, an fp_layout_t: text columns */
     int rotate;                /* --rotate: collectives move their buffers between calls (1) */
     int isolate;               /* --isolate: after the sweep, search for the member that slows it */
+    const char *suspects;      /* --suspects: with --isolate, only these ranks or hosts, confirmed */
     int backend;               /* --backend, an fp_backend_t (collectives) */
     int datatype;              /* -T/--datatype, an fp_type_t */
     int op;                    /* -o/--op, an fp_op_t */

@@ -77,7 +77,11 @@ const fp_option_t fp_options[] = {
     {0, "isolate", FP_OPT_FLAG, FIELD(isolate), NULL, NULL, 0, 0, NULL, NULL, FP_USES_COLLECTIVE,
      "after the sweep, which member slows the collective at its largest size: groups split from the job run it at "
      "the same time, groups 33% slower than known-good ones (CIs apart) are split again, each suspect confirmed "
-     "beside a known-good partner; exit 3 when one stands, 4 when undecided (--backend mpi, 4 or more ranks)"},
+     "beside a known-good partner; exit 3 when one stands, 4 when undecided (--backend mpi, 4 or more ranks); "
+     "no search where --expect passes at that size"},
+    {0, "suspects", FP_OPT_STRING, FIELD(suspects), "LIST", NULL, 0, 0, NULL, NULL, FP_USES_COLLECTIVE,
+     "with --isolate: no search, only these members confirmed, each beside known-good partners (the ranks not "
+     "listed): rank numbers and host names (every rank on the host), comma-separated"},
     {0, "mode", FP_OPT_CHOICE, FIELD(pairs_mode), "M", "shift", 0, 0, pairs_mode_names, NULL, FP_USES_SWEEP,
      "shift (all pairs at once, n-1 rounds), isolated (one pair at a time), sampled"},
     {0, "rounds", FP_OPT_LONG, FIELD(pairs_rounds), "N", "4", 1, 1e6, NULL, NULL, FP_USES_SWEEP,

@@ -166,6 +166,8 @@ static void judge_size(fp_run_t *run, fp_row_t *row, fp_evidence_t *ev)
     fp_verdict_row(run, row, ev);
     fp_verdict_line(run, row, ev, ev->verdict_line, sizeof ev->verdict_line);
     row->evidence = ev;
+    run->last_verdict = (int)ev->verdict;
+    run->last_verdict_size = row->size;
     run->expect_judged += ev->judgement.verdict != FP_VERDICT_NONE;
     if (ev->verdict == FP_VERDICT_INCONCLUSIVE && run->expect_inconclusive++ == 0)
         snprintf(run->first_inconclusive, sizeof run->first_inconclusive, "%s", ev->verdict_line);

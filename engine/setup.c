@@ -183,6 +183,8 @@ fp_setup_status_t fp_run_setup(fp_run_t *run, char *err, size_t errlen)
         return FP_SETUP_USAGE;
     if (run->gpu_per_rank && fp_gpu_per_rank_check(run, err, errlen) != FP_OK)
         return FP_SETUP_USAGE; /* collective: the same verdict on every rank */
+    if (run->bench->family->agree && run->bench->family->agree(run, err, errlen) != FP_OK)
+        return FP_SETUP_USAGE;
     rc = buffers_alloc(run);
     if (rc == FP_OK)
         rc = run->bench->family->open(run);

@@ -8,6 +8,7 @@
 # - clean searches (allreduce, 8 ranks): no finding stands, exit 0, or 4 with the reason said;
 # - slow half the time (spells of 50 ms): found, or undecided, never another rank;
 # - 3 ranks: too few to search, inconclusive (exit 4), the reason in the record and on stderr;
+# - --suspects: only the listed ranks, confirmed; --expect met at the size: no search;
 # - text: the rounds and the finding as comment lines; CSV: no search lines, the exit status;
 # - --isolate with --backend nccl or a point-to-point program: exit 2, one line.
 # First, under the known clock, every figure of the search exactly.
@@ -71,6 +72,37 @@ FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "FP_KNOWN_US=4 FP_K
 check "known clock, text: the confirming round and the finding with their figures" sh -c \
     "grep -q '^# isolate round 4 (confirm) group 1: 24.00 us \\[24.00, 24.00\\] slow: 3 (.*), 6 (' '$work/out' && grep -q '^# isolate finding (round 4): rank 6 (.*) slows fabperf_allreduce: beside a known-good partner 24.00 us a call \\[24.00, 24.00\\] against 4.00 us' '$work/out'"
 
+# --suspects under the known clock: no levels, each suspect twice beside a known-good partner (the
+# ranks not listed, in order, then in reverse), the partners left over as references.
+known="FP_KNOWN_US=4 FP_KNOWN_SLOW_RANK=6 FP_KNOWN_SLOW_US=20"
+FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "$known" \
+    fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --suspects 2,6 --format json
+suspects_tree="[(1, [0, 2], 'fine'), (1, [1, 6], 'slow'), (1, [3, 4], 'reference'), (1, [5, 7], 'reference'), (2, [2, 7], 'fine'), (2, [5, 6], 'slow'), (2, [3, 4], 'reference'), (2, [0, 1], 'reference')]"
+check "known clock, --suspects 2,6: exit 3, two confirming rounds exactly, rank 6 the one finding" json_check "$work/out" \
+    "$rc == 3 and [(g['round'], g['ranks'], g['status']) for g in records if g['type'] == 'isolate_group'] == $suspects_tree and all(g['level'] == 'confirm' for g in records if g['type'] == 'isolate_group') and [(f['ranks'], f['status'], f['round'], f['us'], f['reference_us']) for f in records if f['type'] == 'isolate_finding'] == [([6], 'stands', 2, 24, 4)] and [(i['mode'], i['suspects']['ranks'], i['rounds'], i['decided']) for i in records if i['type'] == 'isolate'] == [('suspects', [2, 6], 2, True)]"
+FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "$known" \
+    fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --suspects 2 --format json
+check "known clock, --suspects 2 (healthy): exit 0, no finding, decided, 2 rounds" json_check "$work/out" \
+    "$rc == 0 and not [f for f in records if f['type'] == 'isolate_finding'] and [(i['mode'], i['rounds'], i['decided']) for i in records if i['type'] == 'isolate'] == [('suspects', 2, True)]"
+FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "$known" \
+    fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --suspects "$(hostname)" --format json
+check "known clock, --suspects HOST (every rank): exit 4, no partner left, said" sh -c \
+    "[ $rc -eq 4 ] && grep -q 'first: isolate: every rank is a suspect: no known-good partner' '$work/err' && grep -q '\"mode\":\"suspects\",\"suspects\":{\"ranks\":\[0,1,2,3,4,5,6,7\]' '$work/out'"
+# --expect: no search where the whole communicator meets it at the search's size (64 KiB at 4 us
+# a call: 28.672 GB/s busbw); a search where it fails (24 us: 4.78 GB/s).
+FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "FP_KNOWN_US=4" \
+    fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --expect 'busbw>=10@64K' --format json
+check "known clock, --expect met: exit 0, no round, the record says why" json_check "$work/out" \
+    "$rc == 0 and not [g for g in records if g['type'] == 'isolate_group'] and [(i['mode'], i['rounds'], i['decided'], i['reason']) for i in records if i['type'] == 'isolate'] == [('met', 0, True, 'the whole communicator meets --expect at this size (pass)')]"
+FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "FP_KNOWN_US=4" \
+    fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --expect 'busbw>=10@64K'
+check "known clock, --expect met, text: the no-search line" grep -q \
+    '^# isolate at 65536 bytes: no search: the whole communicator meets --expect at this size (pass)$' "$work/out"
+FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "$known" \
+    fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --expect 'busbw>=10@64K' --format json
+check "known clock, --expect failed: exit 3, the search runs and names rank 6" json_check "$work/out" \
+    "$rc == 3 and $(findings_are "[6]") and [(i['mode'], i['rounds']) for i in records if i['type'] == 'isolate'] == [('search', 4)]"
+
 slow=1
 for coll in allreduce allgather reduce_scatter bcast reduce alltoall; do
     slow=$(((slow + 3) % 8))
@@ -110,6 +142,25 @@ check "csv: no search lines, the search's exit status 3 (or 4 beside a second jo
 run_job 2 sm fabperf_allreduce --backend nccl --isolate
 check "--isolate --backend nccl: exit 2, one line naming the accepted backend" sh -c \
     "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allreduce:' '$work/err') -eq 1 ] && grep -q -- '--isolate: with --backend nccl not available.*accepted: --backend mpi' '$work/err'"
+# refused OPTIONS MESSAGE: fabperf_allreduce with OPTIONS exits 2 with one line holding MESSAGE.
+refused() {
+    # shellcheck disable=SC2086 # option words
+    run_job 2 sm fabperf_allreduce -m 4K:4K $1
+    [ "$rc" -eq 2 ] && [ "$(grep -c '^fabperf_allreduce:' "$work/err")" -eq 1 ] && grep -q -F -- "$2" "$work/err" && return 0
+    echo "  exit $rc; stderr:"
+    sed 's/^/    /' "$work/err" | head -5
+    return 1
+}
+check "--suspects without --isolate: exit 2, one line" \
+    refused "--suspects 1" "--suspects: names the members --isolate confirms; give --isolate too"
+check "--suspects 2 on 2 ranks: exit 2, the accepted range" \
+    refused "--isolate --suspects 2" "--suspects: rank 2 is out of range (accepted: 0 to 1, the ranks of this job)"
+check "--suspects naming a host of no rank: exit 2, the host and what is accepted" \
+    refused "--isolate --suspects 0,no-such-host" \
+    "--suspects: no rank of this job runs on host 'no-such-host' (accepted: rank numbers 0 to 1 and the job's host names"
+check "--suspects with a word neither rank nor host: exit 2" \
+    refused "--isolate --suspects a;b" "--suspects: 'a;b' is neither a rank number nor a host name"
+check "--suspects with an empty word: exit 2" refused "--isolate --suspects 0," "--suspects: '0,' has an empty word"
 FABPERF_BIN=$FABPERF_PT2PT_BIN run_job 2 sm fabperf_latency --isolate
 check "--isolate on fabperf_latency: exit 2, one line" sh -c \
     "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_latency:' '$work/err') -eq 1 ] && grep -q -- '--isolate does not apply to fabperf_latency' '$work/err'"

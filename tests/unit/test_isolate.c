@@ -3,6 +3,7 @@
  * them, each median with a 95% CI of +-3 % and, where asked, a deterministic scatter of +-5 %. */
 #include "check.h"
 #include "isolate.h"
+#include "suspects.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +118,56 @@ static void check_clean(void)
         }
 }
 
+/* --suspects: only the listed ranks, each confirmed beside the others; the list's form. */
+static void check_suspects(fp_iso_result_t *res)
+{
+    char suspect[8] = {0};
+    model_t m = {.n = 8, .slow = 5, .link_a = -1, .link_b = -1, .factor = 10};
+    suspect[5] = 1;
+    CHECK(fp_iso_confirm_suspects(8, suspect, measure, &m, res) == 0);
+    CHECK(res->decided && res->nrounds == 2 && res->nfindings == 1 && res->findings[0].kind == FP_ISO_MEMBER &&
+          res->findings[0].stands && res->findings[0].ranks[0] == 5);
+    fp_iso_free(res);
+    suspect[5] = 0, suspect[1] = 1; /* a healthy suspect: cleared, decided */
+    m.rounds = 0;
+    CHECK(fp_iso_confirm_suspects(8, suspect, measure, &m, res) == 0);
+    CHECK(res->decided && res->nfindings == 0 && m.rounds == 2);
+    fp_iso_free(res);
+    suspect[5] = 1; /* one of two: only the slow one */
+    CHECK(fp_iso_confirm_suspects(8, suspect, measure, &m, res) == 0);
+    CHECK(res->decided && standing(res) == 1 && res->nfindings == 1 && res->findings[0].ranks[0] == 5);
+    fp_iso_free(res);
+    memset(suspect, 1, sizeof suspect); /* no partner left: not decided, nothing measured */
+    m.rounds = 0;
+    CHECK(fp_iso_confirm_suspects(8, suspect, measure, &m, res) == 0);
+    CHECK(!res->decided && res->nfindings == 0 && m.rounds == 0 && strstr(res->reason, "no known-good partner"));
+    fp_iso_free(res);
+    memset(suspect, 0, sizeof suspect);
+    CHECK(fp_iso_confirm_suspects(8, suspect, measure, &m, res) == 0);
+    CHECK(!res->decided && m.rounds == 0 && strstr(res->reason, "no suspect"));
+    fp_iso_free(res);
+    /* 7 of 8 suspected: one partner; the first round places one suspect, the rest undecided. */
+    memset(suspect, 1, sizeof suspect);
+    suspect[0] = 0;
+    CHECK(fp_iso_confirm_suspects(8, suspect, measure, &m, res) == 0);
+    CHECK(!res->decided && standing(res) == 0);
+    fp_iso_free(res);
+
+    char err[256];
+    const char *hosts[4] = {"a1", "a1", "b-2.x", "c"};
+    char marked[4];
+    CHECK(fp_suspects_check("1,b-2.x", 4, err, sizeof err) == 0);
+    CHECK(fp_suspects_check("4", 4, err, sizeof err) == -1 && strstr(err, "rank 4 is out of range (accepted: 0 to 3"));
+    CHECK(fp_suspects_check("1,,2", 4, err, sizeof err) == -1 && strstr(err, "empty"));
+    CHECK(fp_suspects_check("1,", 4, err, sizeof err) == -1 && strstr(err, "empty"));
+    CHECK(fp_suspects_check("", 4, err, sizeof err) == -1);
+    CHECK(fp_suspects_check("a b", 4, err, sizeof err) == -1 && strstr(err, "'a b' is neither a rank number nor a host"));
+    CHECK(fp_suspects_mark("b-2.x,0", 4, hosts, marked) == 2 && marked[0] && marked[2] && !marked[1] && !marked[3]);
+    CHECK(fp_suspects_mark("a1", 4, hosts, marked) == 2 && marked[0] && marked[1]);
+    int found[4];
+    CHECK(fp_suspects_hosts_found("c,3,a1", "c", found, 4) == 3 && found[0] && found[1] && !found[2]);
+}
+
 int main(void)
 {
     check_levels();
@@ -209,6 +260,8 @@ int main(void)
     CHECK(fp_iso_search(16, node, measure, &weak, res) == 0);
     CHECK(standing(res) == 0);
     fp_iso_free(res);
+
+    check_suspects(res);
 
     CHECK_NEAR(fp_iso_threshold(100, 103), 100 / 0.75, 1e-9); /* a third slower than the median */
     CHECK_NEAR(fp_iso_threshold(100, 150), 150, 1e-9);        /* and the intervals apart */
