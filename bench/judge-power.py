@@ -13,7 +13,7 @@ or a round trip), so that every cell it touches slows alike; "sender-part", "rec
 at most 5 %, 10x found in 95 %, 2x in 80 % from 6 ranks, never another node named (intermittent
 faults: rates stated, no goal). With --check the exit status is 1 when a goal is missed.
 
-Usage: bench/judge-power.py --build BUILD_DIR [--ranks 4,6,8,16] [--modes shift,isolated,sampled]
+Usage: bench/judge-power.py --build BUILD_DIR [--ranks 4,6,8,16] [--modes shift,isolated,sampled|search,suspects]
        [--faults sender,receiver,link[,sender-part,...]] [--factors 10,2,1.2] [--clean N] [--repeats N]
        [--program allpairs|allpairs_lat] [--log FILE] [--check]
 """
@@ -28,6 +28,7 @@ import time
 
 GOALS = {10.0: 0.95, 2.0: 0.80}
 COLLECTIVES = ["allreduce", "allgather", "reduce_scatter", "bcast", "reduce", "alltoall"]
+MODES = ["shift", "isolated", "sampled", "search", "suspects"]
 LOADED = 0.25  # a second job kept at least this share of the cores busy (tests/foreign_cpu.py)
 PART_S = 0.05  # an intermittent fault ("sender-part", "receiver-part", "link-part"): 50 ms slow, 50 ms not
 
@@ -36,7 +37,8 @@ def parse_args():
     p = argparse.ArgumentParser(prog="judge-power", description=__doc__.split("\n\n")[0])
     p.add_argument("--build", required=True, help="a configured and built fabperf tree")
     p.add_argument("--ranks", default="4,6,8,16")
-    p.add_argument("--modes", default="shift,isolated,sampled")
+    p.add_argument("--modes", help="pairs: shift,isolated,sampled (the default); a collective: search (the "
+                   "default) and suspects (--suspects with the slow rank and a healthy one, or two healthy ones)")
     p.add_argument("--faults", default="sender,receiver,link")
     p.add_argument("--factors", default="10,2,1.2")
     p.add_argument("--clean", type=int, default=10, help="clean sweeps per mode and rank count")
@@ -60,7 +62,7 @@ def markdown(log):
     and factor the sweeps that named it (and, after a slash, those that named anything else)."""
     runs = [json.loads(line) for line in open(log)]
     cases = sorted({(r.get("program", "allpairs"), r["mode"], r["ranks"]) for r in runs},
-                   key=lambda c: (c[0], ["shift", "isolated", "sampled"].index(c[1]), c[2]))
+                   key=lambda c: (c[0], MODES.index(c[1]), c[2]))
     faults = sorted({(r["fault"][0], r["fault"][3]) for r in runs if r["fault"]},
                     key=lambda f: (["sender", "receiver", "link", "sender-part", "receiver-part",
                                     "link-part"].index(f[0]), -f[1]))
@@ -96,7 +98,7 @@ def measured_shifts(mode, n, rounds=2):
     return got
 
 
-def sweep(args, np, mode, fault, op_us=0.0):
+def sweep(args, np, mode, fault, op_us=0.0, suspects=()):
     """One sweep; fault: None or (as, rank, peer, factor), a delay of (factor - 1) op_us per data
     completion it touches. Returns its records, exit status and the share of the cores that other
     processes kept busy meanwhile (tests/foreign_cpu.py)."""
@@ -113,6 +115,8 @@ def sweep(args, np, mode, fault, op_us=0.0):
             env += [f"FP_SLOW_ON_S={PART_S}", f"FP_SLOW_OFF_S={PART_S}"]
     if args.program in COLLECTIVES:
         measure = ["-m", f"{args.size}:{args.size}", "-i", "20", "-x", "2", "--isolate"]
+        if mode == "suspects":
+            measure += ["--suspects", ",".join(str(r) for r in suspects)]
     elif args.program == "allpairs":
         measure = ["-m", f"{args.size}:{args.size}", "-W", "8", "-i", "20", "-x", "2"]
     else:
@@ -190,7 +194,11 @@ def main():
         markdown(args.markdown)
         return 0
     ranks = [int(x) for x in args.ranks.split(",")]
-    modes = ["search"] if args.program in COLLECTIVES else args.modes.split(",")
+    modes = (args.modes or ("search" if args.program in COLLECTIVES else "shift,isolated,sampled")).split(",")
+    allowed = MODES[3:] if args.program in COLLECTIVES else MODES[:3]
+    if any(m not in allowed for m in modes):
+        print(f"judge-power: --modes: {args.modes} (accepted for {args.program}: {', '.join(allowed)})", file=sys.stderr)
+        return 2
     if args.program in COLLECTIVES:
         args.faults = "member"
     factors = [float(x) for x in args.factors.split(",")]
@@ -215,7 +223,8 @@ def main():
                     peer = (rank + shifts[k % len(shifts)]) % np  # a link on a shift the sweep measures
                     fault = (as_, rank, peer, factor) if as_ else None
                     op_us = sorted(op_times)[len(op_times) // 2] if op_times else 0.0
-                    records, rc, foreign = sweep(args, np, mode, fault, op_us)
+                    # --suspects: the slow rank (or a healthy one) and a healthy one half the job away
+                    records, rc, foreign = sweep(args, np, mode, fault, op_us, (rank, (rank + np // 2) % np))
                     o = outcome(records, rc, fault, mode, args.program, foreign)
                     if as_ is None and op_time_us(records, args):
                         op_times.append(op_time_us(records, args))

@@ -77,13 +77,15 @@ double fp_iso_threshold(double reference_us, double reference_hi)
     return fmax(reference_us / (1.0 - FP_ISO_MIN_EFFECT), reference_hi);
 }
 
-fp_iso_status_t fp_iso_judge(const fp_iso_est_t *est, double threshold)
+fp_iso_status_t fp_iso_judge(const fp_iso_est_t *est, double reference_us, double threshold)
 {
-    if (!isfinite(threshold) || !isfinite(est->lo))
+    if (!isfinite(threshold) || !isfinite(reference_us) || !isfinite(est->lo))
         return FP_ISO_UNDECIDED;
     if (est->lo > threshold)
         return FP_ISO_SLOW;
-    return est->us > threshold ? FP_ISO_UNDECIDED : FP_ISO_FINE;
+    /* Fine only within the effect of the references' typical time: references whose own CI is
+     * wide (a busy round) raise the bar for slow, never the one for fine. */
+    return est->us > reference_us / (1.0 - FP_ISO_MIN_EFFECT) ? FP_ISO_UNDECIDED : FP_ISO_FINE;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -150,7 +152,7 @@ static void judge_round(fp_iso_round_t *r, int n, const int *excluded, double *r
                     his[m] = r->est[h].hi, uss[m++] = r->est[h].us;
         reference_us[g] = median_of(uss, m);
         r->threshold[g] = fp_iso_threshold(reference_us[g], median_of(his, m));
-        r->status[g] = fp_iso_judge(&r->est[g], r->threshold[g]);
+        r->status[g] = fp_iso_judge(&r->est[g], reference_us[g], r->threshold[g]);
     }
     free(his);
     free(uss);

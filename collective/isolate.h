@@ -11,7 +11,8 @@
 /* A group is slow when its fastest plausible time (its median's CI low end) is above the
  * references' typical time (the median of their medians) divided by 1 - FP_ISO_MIN_EFFECT (a
  * third slower) and above their slowest plausible one (the median of their CI high ends): at least
- * a third slower, with the intervals apart. Undecided: its median is above that, its CI is not. */
+ * a third slower, with the intervals apart. Fine: its median is at most a third slower than the
+ * references' typical time. Undecided: neither. */
 #define FP_ISO_MIN_EFFECT 0.25
 #define FP_ISO_MIN_RANKS 4
 #define FP_ISO_MAX_ROUNDS 64
@@ -77,8 +78,9 @@ void fp_iso_free(fp_iso_result_t *r);
 int fp_iso_confirm_suspects(int n, const char *suspect, fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out);
 
 /* The threshold of references whose typical time is reference_us and CI high end reference_hi
- * (medians over them), and est judged against a threshold. */
+ * (medians over them); est judged: slow when its CI low end is above the threshold, fine when its
+ * median is at most reference_us / (1 - FP_ISO_MIN_EFFECT), else undecided. */
 double fp_iso_threshold(double reference_us, double reference_hi);
-fp_iso_status_t fp_iso_judge(const fp_iso_est_t *est, double threshold);
+fp_iso_status_t fp_iso_judge(const fp_iso_est_t *est, double reference_us, double threshold);
 
 #endif

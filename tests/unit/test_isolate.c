@@ -11,6 +11,7 @@
 typedef struct model {
     int n, slow, link_a, link_b;
     int noise_round, noise_rank; /* in that round (1-based), the groups with that rank 3x slower */
+    double noise_scale, noise_width; /* where set: that many times instead, its CI +- that share */
     double factor, scatter;
     unsigned seed;
     int rounds;
@@ -34,9 +35,10 @@ static int measure(void *arg, const int *group, int ngroups, fp_iso_est_t *est)
         int noisy = 0;
         for (int r = 0; r < m->n; r++)
             noisy |= group[r] == g && r == m->noise_rank && m->rounds == m->noise_round;
-        double us = 100.0 * (has_slow || (has_a && has_b) ? m->factor : 1.0) * (noisy ? 3.0 : 1.0);
+        double scale = m->noise_scale > 0 ? m->noise_scale : 3.0, width = noisy && m->noise_width > 0 ? m->noise_width : 0.03;
+        double us = 100.0 * (has_slow || (has_a && has_b) ? m->factor : 1.0) * (noisy ? scale : 1.0);
         us *= 1.0 + m->scatter * (2.0 * uniform(&m->seed) - 1.0);
-        est[g] = (fp_iso_est_t){us, us * 0.97, us * 1.03};
+        est[g] = (fp_iso_est_t){us, us * (1 - width), us * (1 + width)};
     }
     return 0;
 }
@@ -255,6 +257,16 @@ int main(void)
     CHECK(standing(res) == 0);
     fp_iso_free(res);
 
+    /* Level 1 while a second job slows the clean half 7x with a wide CI (700 [350, 1050] us beside
+     * 1000 [970, 1030] with rank 4 10x): the slow half is not fine beside so busy a reference;
+     * it is searched and rank 4 found. */
+    model_t busy = {.n = 8, .slow = 4, .link_a = -1, .link_b = -1, .noise_round = 1, .noise_rank = 0,
+                    .noise_scale = 7, .noise_width = 0.5, .factor = 10};
+    CHECK(fp_iso_search(8, node, measure, &busy, res) == 0);
+    CHECK(res->rounds[0].status[1] == FP_ISO_UNDECIDED && res->rounds[0].status[0] == FP_ISO_FINE);
+    CHECK(res->decided && standing(res) == 1 && res->findings[0].ranks[0] == 4);
+    fp_iso_free(res);
+
     /* 1.2x: below the smallest effect claimed: nothing stands. */
     model_t weak = {.n = 16, .slow = 5, .link_a = -1, .link_b = -1, .factor = 1.2};
     CHECK(fp_iso_search(16, node, measure, &weak, res) == 0);
@@ -266,10 +278,14 @@ int main(void)
     CHECK_NEAR(fp_iso_threshold(100, 103), 100 / 0.75, 1e-9); /* a third slower than the median */
     CHECK_NEAR(fp_iso_threshold(100, 150), 150, 1e-9);        /* and the intervals apart */
     double t = fp_iso_threshold(100, 103);
-    CHECK(fp_iso_judge(&(fp_iso_est_t){140, 134, 144}, t) == FP_ISO_SLOW);
-    CHECK(fp_iso_judge(&(fp_iso_est_t){140, 130, 150}, t) == FP_ISO_UNDECIDED);
-    CHECK(fp_iso_judge(&(fp_iso_est_t){120, 116, 124}, t) == FP_ISO_FINE);
-    CHECK(fp_iso_judge(&(fp_iso_est_t){140, 134, 144}, NAN) == FP_ISO_UNDECIDED);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){140, 134, 144}, 100, t) == FP_ISO_SLOW);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){140, 130, 150}, 100, t) == FP_ISO_UNDECIDED);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){120, 116, 124}, 100, t) == FP_ISO_FINE);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){140, 134, 144}, 100, NAN) == FP_ISO_UNDECIDED);
+    /* A busy reference (CI 70-150 around 100): 140 is not slow beside it, nor fine: undecided. */
+    t = fp_iso_threshold(100, 150);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){140, 134, 144}, 100, t) == FP_ISO_UNDECIDED);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){130, 125, 135}, 100, t) == FP_ISO_FINE);
     free(res);
     return CHECK_DONE();
 }
