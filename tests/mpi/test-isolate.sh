@@ -14,8 +14,8 @@
 # First, under the known clock, every figure of the search exactly.
 # A faulty search runs until it names the slow rank and fails at the third miss; a try that was
 # inconclusive with nothing standing while a second job kept the cores busy (tests/foreign_cpu.py)
-# is not a miss (test-judge says why). Open MPI only: MPICH ch4:ucx polls without yielding, and
-# with more ranks than cores its groups' times are the scheduler's.
+# is not a miss (tests/lib.sh, until_named, says why). Open MPI only: MPICH ch4:ucx polls
+# without yielding, and with more ranks than cores its groups' times are the scheduler's.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 FABPERF_BIN=${FABPERF_COLL_BIN:?run through make check}
@@ -32,27 +32,6 @@ findings_are() {
 
 # tree_ok: every round's groups are disjoint, each record has its figures or says why not
 tree_ok="all(len(set(sum([g['ranks'] for g in records if g['type'] == 'isolate_group' and g['round'] == k], []))) == sum(len(g['ranks']) for g in records if g['type'] == 'isolate_group' and g['round'] == k) for k in {g['round'] for g in records if g['type'] == 'isolate_group'}) and [i['rounds'] for i in records if i['type'] == 'isolate'] == [max([g['round'] for g in records if g['type'] == 'isolate_group'] or [0])]"
-
-# until_found EXPR NP SETTINGS PROGRAM [ARGS...]: as test-judge's until_judged.
-until_found() {
-    found_expr=$1
-    shift
-    found_missed=0
-    for found_try in 1 2 3 4 5 6; do
-        run_with_slow "$@"
-        json_check "$work/out" "$(echo "$found_expr" | sed "s/\\bRC\\b/$rc/g")" >/dev/null 2>&1 && return 0
-        printf '  try %s: exit %s, foreign load %s; ' "$found_try" "$rc" "$foreign"
-        grep -h -e '"isolate_finding"' -e '"type":"isolate"' "$work/out" | cut -c1-300
-        if [ "$rc" -eq 4 ] && loaded && json_check "$work/out" \
-            "not [f for f in records if f['type'] == 'isolate_finding' and f['status'] == 'stands']" >/dev/null 2>&1; then
-            echo "  cannot tell beside a second job: not counted"
-            continue
-        fi
-        found_missed=$((found_missed + 1))
-        [ "$found_missed" -lt 3 ] || return 1
-    done
-    echo "  $found_missed try(s) missed, the others could not tell beside a second job: nothing wrong was named"
-}
 
 # Under the known clock (tests/faults/known_clock.c: each collective call moves MPI_Wtime by 4 us,
 # 24 on rank 6), every figure of the search has one value: a group's time 24 us with rank 6 in it,
@@ -108,7 +87,7 @@ for coll in allreduce allgather reduce_scatter bcast reduce alltoall; do
     slow=$(((slow + 3) % 8))
     # shellcheck disable=SC2086 # option words
     check "$coll, 8 ranks, rank $slow 3 ms late into every call: exit 3, rank $slow the one finding, the tree's groups disjoint" \
-        until_found "RC == 3 and $(findings_are "[$slow]") and $tree_ok and [i['decided'] for i in records if i['type'] == 'isolate'] == [True]" \
+        until_named isolate_finding "RC == 3 and $(findings_are "[$slow]") and $tree_ok and [i['decided'] for i in records if i['type'] == 'isolate'] == [True]" \
         8 sm "FP_SLOW_RANK=$slow FP_SLOW_AS=member FP_SLOW_US=3000" "fabperf_$coll" $search
     check "$coll: the finding on standard error, once, with its host" sh -c \
         "[ \$(grep -c '^fabperf_$coll: isolate: rank $slow (' '$work/err') -eq 1 ] || [ $rc -ne 3 ]"

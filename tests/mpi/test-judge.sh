@@ -33,36 +33,6 @@ standing() {
     echo "[(f['kind'], f['direction'], f['ranks']) for f in records if f['type'] == 'finding' and f['status'] == 'stands'] == [('$1', '$2', $3)] and [r['verdict'] for r in rows] == ['fail']"
 }
 
-# until_judged EXPR NP SETTINGS PROGRAM [ARGS...]: run_with_slow until EXPR (json_check's, the
-# word RC in it the try's exit status) holds, and fails at the third try that misses it; each try's
-# findings and judge line printed. A try that shared the cores with a second job (loaded) and ended
-# inconclusive with nothing standing is an honest "cannot tell", not counted: a machine that busy
-# scatters the cells beyond what the judge can resolve. Six tries at most; when every try but fewer
-# than three was such an answer, the check passes with that said (the judge said nothing wrong).
-until_judged() {
-    judged_expr=$1
-    shift
-    judged_missed=0
-    for judged_try in 1 2 3 4 5 6; do
-        run_with_slow "$@"
-        json_check "$work/out" "$(echo "$judged_expr" | sed "s/\bRC\b/$rc/g")" >"$work/judged" 2>&1 && return 0
-        printf '  try %s: exit %s, foreign load %s; ' "$judged_try" "$rc" "$foreign"
-        "$PYTHON3" -c '
-import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-print("; ".join(["%s %s %s %s" % (r["kind"], r["direction"], r["ranks"], r["status"]) for r in recs if r["type"] == "finding"]
-                + ["judge: decided %s %s" % (r["decided"], r["reason"]) for r in recs if r["type"] == "judge"]))' "$work/out" 2>&1
-        if [ "$rc" -eq 4 ] && loaded && json_check "$work/out" \
-            "not [f for f in records if f['type'] == 'finding' and f['status'] == 'stands']" >/dev/null 2>&1; then
-            echo "  cannot tell beside a second job: not counted"
-            continue
-        fi
-        judged_missed=$((judged_missed + 1))
-        [ "$judged_missed" -lt 3 ] || return 1
-    done
-    echo "  $judged_missed try(s) missed, the others could not tell beside a second job: nothing wrong was named"
-}
-
 # shellcheck disable=SC2086 # option words
 run_with_slow 3 sm "FP_SLOW_RANK=1 FP_SLOW_AS=sender FP_SLOW_FACTOR=40" fabperf_allpairs $bw
 check "3 ranks, 40x slow sender: exit 4 (inconclusive), not a fail" rc_is 4
@@ -71,19 +41,19 @@ check "3 ranks: the judge record says it cannot judge, uniform is inconclusive, 
 
 # shellcheck disable=SC2086
 check "6 ranks shift, 10x slow sender 2: exit 3, slow node 2 as sender stands, alone below a quarter of healthy pairs alone" \
-    until_judged "RC == 3 and $(standing slow_node send "[2]") and all(f['alone']['value'] < 0.25 * f['healthy_alone']['value'] for f in records if f['type'] == 'finding' and f['status'] == 'stands')" \
+    until_named finding "RC == 3 and $(standing slow_node send "[2]") and all(f['alone']['value'] < 0.25 * f['healthy_alone']['value'] for f in records if f['type'] == 'finding' and f['status'] == 'stands')" \
     6 sm "FP_SLOW_RANK=2 FP_SLOW_AS=sender FP_SLOW_FACTOR=10" fabperf_allpairs $bw
 
 # A slow link slows its whole round (its ranks wait on it while they serve other pairs): it was
 # named as a slow round; now the link stands, and a round it explains is cleared.
 # shellcheck disable=SC2086
 check "6 ranks shift, link 4 -> 0 slow by 2.5 ms a window: exit 3, the link stands, nothing else, its round cleared" \
-    until_judged "RC == 3 and $(standing slow_link one-way "[4, 0]") and all(f['status'] == 'cleared' for f in records if f['type'] == 'finding' and f['kind'] == 'slow_round')" \
+    until_named finding "RC == 3 and $(standing slow_link one-way "[4, 0]") and all(f['status'] == 'cleared' for f in records if f['type'] == 'finding' and f['kind'] == 'slow_round')" \
     6 sm "FP_SLOW_RANK=4 FP_SLOW_AS=link FP_SLOW_PEER=0 FP_SLOW_FACTOR=1 FP_SLOW_US=2500" fabperf_allpairs $bw
 
 # shellcheck disable=SC2086
 check "4 ranks isolated, 10x slow receiver 3: exit 3, slow node 3 as receiver stands" \
-    until_judged "RC == 3 and $(standing slow_node receive "[3]")" \
+    until_named finding "RC == 3 and $(standing slow_node receive "[3]")" \
     4 sm "FP_SLOW_RANK=3 FP_SLOW_AS=receiver FP_SLOW_FACTOR=10" fabperf_allpairs $bw --mode isolated
 
 for run in 1 2; do
@@ -97,11 +67,11 @@ check "isolated: the title claims no shift rounds, the sweep line says isolated"
 
 # shellcheck disable=SC2086
 check "6 ranks sampled --rounds 2: at least 3 shifts measured, every fault placeable, the link 1 -> 3 stands, nothing else" \
-    until_judged "[len(m['shifts']) >= 3 for m in records if m['type'] == 'matrix'] == [True] and [j['places'] for j in records if j['type'] == 'judge'] == [['sender', 'receiver', 'link']] and $(standing slow_link one-way "[1, 3]")" \
+    until_named finding "[len(m['shifts']) >= 3 for m in records if m['type'] == 'matrix'] == [True] and [j['places'] for j in records if j['type'] == 'judge'] == [['sender', 'receiver', 'link']] and $(standing slow_link one-way "[1, 3]")" \
     6 sm "FP_SLOW_RANK=1 FP_SLOW_AS=link FP_SLOW_PEER=3 FP_SLOW_FACTOR=10" fabperf_allpairs $bw --mode sampled --rounds 2
 
 check "isolated latency, receiver 2 slow by 50 us a ping: exit 3, node 2 stands as round trips, no direction claimed" \
-    until_judged "RC == 3 and [(f['kind'], f['direction'], f['ranks']) for f in records if f['type'] == 'finding' and f['status'] == 'stands'] == [('slow_node', 'round-trip', [2])]" \
+    until_named finding "RC == 3 and [(f['kind'], f['direction'], f['ranks']) for f in records if f['type'] == 'finding' and f['status'] == 'stands'] == [('slow_node', 'round-trip', [2])]" \
     4 sm "FP_SLOW_RANK=2 FP_SLOW_AS=receiver FP_SLOW_FACTOR=1 FP_SLOW_US=50" fabperf_allpairs_lat -m 8:8 -i 200 -x 20 \
     --mode isolated --expect uniform --format json
 
@@ -110,7 +80,7 @@ check "isolated latency, receiver 2 slow by 50 us a ping: exit 3, node 2 stands 
 # matrix too noisy instead.
 # shellcheck disable=SC2086
 check "--retest-budget 0: exit 4, the suspects undecided, node 4 among them, uniform inconclusive, the reason said" \
-    until_judged "RC == 4 and {f['status'] for f in records if f['type'] == 'finding'} == {'undecided'} and ('slow_node', 'send', [4]) in [(f['kind'], f['direction'], f['ranks']) for f in records if f['type'] == 'finding'] and [r['verdict'] for r in rows] == ['inconclusive'] and [j['reason'] for j in records if j['type'] == 'judge'] == ['re-test budget spent: %d suspect(s) not re-measured' % len([f for f in records if f['type'] == 'finding'])]" \
+    until_named finding "RC == 4 and {f['status'] for f in records if f['type'] == 'finding'} == {'undecided'} and ('slow_node', 'send', [4]) in [(f['kind'], f['direction'], f['ranks']) for f in records if f['type'] == 'finding'] and [r['verdict'] for r in rows] == ['inconclusive'] and [j['reason'] for j in records if j['type'] == 'judge'] == ['re-test budget spent: %d suspect(s) not re-measured' % len([f for f in records if f['type'] == 'finding'])]" \
     6 sm "FP_SLOW_RANK=4 FP_SLOW_AS=sender FP_SLOW_FACTOR=10" fabperf_allpairs $bw --mode isolated --retest-budget 0
 
 run_job 4 sm fabperf_allpairs --min-effect 1.5
