@@ -120,6 +120,30 @@ static void check_clean(void)
         }
 }
 
+/* The cost: rounds of a search with one 10x member among 64, 1,024 and 10,000 ranks, 8 to a node
+ * (log2(n) - 1 levels, then two confirmation rounds), and of a clean one (the first level only). */
+static void check_cost(fp_iso_result_t *res)
+{
+    static const struct {
+        int n, rounds;
+    } cases[] = {{64, 7}, {1024, 11}, {10000, 14}};
+    int *node = malloc(10000 * sizeof *node);
+    for (int r = 0; node && r < 10000; r++)
+        node[r] = r / 8;
+    for (size_t i = 0; node && i < sizeof cases / sizeof cases[0]; i++) {
+        int n = cases[i].n;
+        model_t m = {.n = n, .slow = n / 3, .link_a = -1, .link_b = -1, .factor = 10};
+        CHECK(fp_iso_search(n, node, measure, &m, res) == 0);
+        CHECK(m.rounds == cases[i].rounds && res->decided && standing(res) == 1 && res->findings[0].ranks[0] == n / 3);
+        fp_iso_free(res);
+        model_t clean = {.n = n, .slow = -1, .link_a = -1, .link_b = -1, .factor = 1};
+        CHECK(fp_iso_search(n, node, measure, &clean, res) == 0);
+        CHECK(clean.rounds == 1 && res->decided && res->nfindings == 0);
+        fp_iso_free(res);
+    }
+    free(node);
+}
+
 /* --suspects: only the listed ranks, each confirmed beside the others; the list's form. */
 static void check_suspects(fp_iso_result_t *res)
 {
@@ -274,6 +298,7 @@ int main(void)
     fp_iso_free(res);
 
     check_suspects(res);
+    check_cost(res);
 
     CHECK_NEAR(fp_iso_threshold(100, 103), 100 / 0.75, 1e-9); /* a third slower than the median */
     CHECK_NEAR(fp_iso_threshold(100, 150), 150, 1e-9);        /* and the intervals apart */
