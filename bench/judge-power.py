@@ -114,7 +114,9 @@ def sweep(args, np, mode, fault, op_us=0.0, suspects=()):
         if as_.endswith("-part"):  # slow half the time, in spells of PART_S seconds
             env += [f"FP_SLOW_ON_S={PART_S}", f"FP_SLOW_OFF_S={PART_S}"]
     if args.program in COLLECTIVES:
-        measure = ["-m", f"{args.size}:{args.size}", "-i", "20", "-x", "2", "--isolate"]
+        # a member late into every call slows the sweep's own calls too: room beyond the automatic
+        # per-size limit, which a 10x member of 16 oversubscribed ranks can exceed
+        measure = ["-m", f"{args.size}:{args.size}", "-i", "20", "-x", "2", "--isolate", "--timeout", "400"]
         if mode == "suspects":
             measure += ["--suspects", ",".join(str(r) for r in suspects)]
     elif args.program == "allpairs":

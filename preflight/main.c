@@ -5,7 +5,6 @@
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "options.h"
@@ -26,42 +25,6 @@ static int agree_usage(int bad, const char *why, int rank, int size)
     if (rank == 0)
         fprintf(stderr, "fabperf_preflight: %s\n", msg);
     return 1;
-}
-
-static int root_check(const char *option, const char *pattern, int rank, const char *host, char *out,
-                      size_t len, char *why, size_t whylen)
-{
-    struct stat st;
-    if (pf_expand_root(pattern, rank, host, out, len) != 0) {
-        snprintf(why, whylen, "--%s: '%.200s' is too long after %%r/%%h (accepted: a directory)", option, pattern);
-        return 1;
-    }
-    if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        snprintf(why, whylen, "--%s: '%.200s' (rank %d) is not a directory (accepted: a directory; %%r rank, %%h host)",
-                 option, out, rank);
-        return 1;
-    }
-    return 0;
-}
-
-static void node_name(const pf_where_t *where, const char *host, char *out, size_t len)
-{
-    char text[64];
-    if (pf_read(where->proc_root, "sys/kernel/hostname", text, sizeof text) == 0 && text[0])
-        snprintf(out, len, "%.*s", (int)(len ? len - 1 : 0), text);
-    else
-        snprintf(out, len, "%.*s", (int)(len ? len - 1 : 0), host);
-}
-
-static void gather_local(pf_node_t *node, const pf_where_t *where)
-{
-    pf_gather_system(node, where);
-    if (pf_gather_nics(node, where) != 0)
-        pf_finding(node, PF_FAIL, "nics", "could not list the NICs (out of memory)");
-    if (pf_gather_gpus(node, where) != 0)
-        pf_finding(node, PF_FAIL, "gpus", "could not list the GPUs (out of memory)");
-    pf_gather_stack(node, where);
-    pf_check_node(node);
 }
 
 /* Concatenates every rank's bytes at rank 0; counts[r] is rank r's share. NULL elsewhere or when
@@ -180,9 +143,9 @@ static int set_up(int argc, char **argv, int rank, int size, pf_options_t *opts,
         return EXIT_PASS;
     }
     gethostname(host, sizeof host - 1);
-    bad = root_check("sysfs-root", opts->sys_root, rank, host, where->sys_root, sizeof where->sys_root, err,
+    bad = pf_root_check("sysfs-root", opts->sys_root, rank, host, where->sys_root, sizeof where->sys_root, err,
                      sizeof err) ||
-          root_check("proc-root", opts->proc_root, rank, host, where->proc_root, sizeof where->proc_root, err,
+          pf_root_check("proc-root", opts->proc_root, rank, host, where->proc_root, sizeof where->proc_root, err,
                      sizeof err);
     if (agree_usage(bad, err, rank, size))
         return EXIT_USAGE;
@@ -197,6 +160,9 @@ static int set_up(int argc, char **argv, int rank, int size, pf_options_t *opts,
 int main(int argc, char **argv)
 {
     int rank, size;
+    for (int i = 1; i < argc; i++) /* Slurm runs a health check outside any job: no MPI */
+        if (strcmp(argv[i], "--health-check") == 0)
+            return pf_health_check(argc, argv);
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -211,8 +177,8 @@ int main(int argc, char **argv)
     pf_node_t mine = {0};
     char host[256] = "unknown";
     gethostname(host, sizeof host - 1);
-    node_name(&where, host, mine.node, sizeof mine.node);
-    gather_local(&mine, &where);
+    pf_node_name(&where, host, mine.node, sizeof mine.node);
+    pf_gather_local(&mine, &where);
     pf_node_t *nodes = rank == 0 ? calloc((size_t)size, sizeof *nodes) : NULL;
     if (gather_nodes(&mine, rank, size, nodes) != 0) {
         fprintf(stderr, "fabperf_preflight: rank 0: out of memory gathering %d nodes' facts\n", size);

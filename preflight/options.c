@@ -12,6 +12,11 @@ static const struct {
     {"output", "FILE", "write the report to FILE (renamed into place when complete) instead of standard output"},
     {"sysfs-root", "DIR", "read DIR in place of /sys; %r is replaced by the rank, %h by the host name"},
     {"proc-root", "DIR", "read DIR in place of /proc; %r and %h as for --sysfs-root"},
+    {"health-check", NULL, "this node alone, without MPI (Slurm's HealthCheckProgram, through a script): silent "
+                           "when no check fails, else one line per failure on standard error and exit 1; the checks "
+                           "that compare nodes need a job"},
+    {"drain", NULL, "with --health-check, on a failure: scontrol update NodeName=$SLURMD_NODENAME (else the host "
+                    "name) State=DRAIN Reason=\"fabperf_preflight: ...\""},
     {"help", NULL, "this text"},
     {"version", NULL, "print the version"},
 };
@@ -54,6 +59,10 @@ static int parse_one(int argc, char **argv, int *i, pf_options_t *opts, char *er
         return opts->help = 1, 0;
     if (strcmp(arg, "-v") == 0 || strcmp(arg, "--version") == 0)
         return opts->version = 1, 0;
+    if (strcmp(arg, "--health-check") == 0)
+        return opts->health_check = 1, 0;
+    if (strcmp(arg, "--drain") == 0)
+        return opts->drain = 1, 0;
     const char *eq = strchr(arg, '=');
     size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
     for (int o = 0; o < N_OPTIONS && strncmp(arg, "--", 2) == 0; o++) {
@@ -66,7 +75,7 @@ static int parse_one(int argc, char **argv, int *i, pf_options_t *opts, char *er
         return store(opts, options[o].name, argv[++*i], err, errlen);
     }
     return fail(err, errlen, "%s'%s' is not an option (accepted: --format, --output, --sysfs-root, --proc-root, "
-                "--help, --version)", "", arg);
+                "--health-check, --drain, --help, --version)", "", arg);
 }
 
 int pf_options_parse(int argc, char **argv, pf_options_t *opts, char *err, size_t errlen)
@@ -78,6 +87,12 @@ int pf_options_parse(int argc, char **argv, pf_options_t *opts, char *err, size_
     for (int i = 1; i < argc; i++)
         if (parse_one(argc, argv, &i, opts, err, errlen) != 0)
             return -1;
+    if (opts->drain && !opts->health_check)
+        return fail(err, errlen, "--%s: drains the node a health check finds failing; give --health-check too%s", "drain",
+                    "");
+    if (opts->health_check && (opts->output || opts->format != PF_FORMAT_TEXT))
+        return fail(err, errlen, "--%s: prints only its failures, on standard error; drop --format json and "
+                    "--output%s", "health-check", "");
     return 0;
 }
 

@@ -10,7 +10,8 @@
 # It can also be sourced; it then defines slurm_cluster_start,
 # slurm_cluster_stop and slurm_cluster_env taking DIR as argument.
 #
-# All configuration, state, spool, log and pid files live under DIR.
+# All configuration, state, spool, log and pid files live under DIR; SLURM_CLUSTER_CONF_EXTRA,
+# when set, holds more slurm.conf lines.
 # Both nodes are 127.0.0.1 with their own slurmd port; proctrack/linuxproc,
 # task/none, no cgroups and no accounting. Each node gets its own TmpFS
 # (DIR/tmp-<node>) so PMIx servers of the two slurmd do not collide.
@@ -176,6 +177,8 @@ _sc_write_conf() {
         echo "KillWait=5"
         echo "MinJobAge=600"
         echo "Waittime=0"
+        # lines of the caller's (HealthCheckProgram=..., HealthCheckInterval=...)
+        [[ -z ${SLURM_CLUSTER_CONF_EXTRA:-} ]] || printf '%s\n' "$SLURM_CLUSTER_CONF_EXTRA"
         local i=0
         for node in $SLURM_CLUSTER_NODES; do
             echo "NodeName=$node NodeHostname=127.0.0.1 NodeAddr=127.0.0.1 Port=${ports[$i]} CPUs=$cpus RealMemory=$mem State=UNKNOWN"

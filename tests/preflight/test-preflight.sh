@@ -219,5 +219,42 @@ check "unknown option: exit 2, one line listing the options" sh -c \
     "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_preflight: ' '$work/err') -eq 1 ] && grep -q -- \"'--speed' is not an option (accepted: --format\" '$work/err'"
 preflight 1 --help
 check "--help: exit 0, every option listed" sh -c "[ $rc -eq 0 ] && grep -q -- '--sysfs-root DIR' '$work/out' && \
-grep -q -- '--proc-root DIR' '$work/out' && grep -q -- '--output FILE' '$work/out' && grep -q 'Exit status' '$work/out'"
+grep -q -- '--proc-root DIR' '$work/out' && grep -q -- '--output FILE' '$work/out' && grep -q -- '--health-check' '$work/out' && \
+grep -q -- '--drain' '$work/out' && grep -q 'Exit status' '$work/out'"
+
+# --health-check: one node, no MPI (run directly, as Slurm runs a HealthCheckProgram): silent and 0
+# on a healthy tree; on nodeE's (memlock 64 KiB, mlx5_1 port down and polling) one line per failure
+# on stderr, exit 1; --drain calls scontrol (here a stand-in on PATH that records its arguments).
+health() {
+    "$FABPERF_PREFLIGHT" --health-check "$@" </dev/null >"$work/out" 2>"$work/err"
+    rc=$?
+}
+health --sysfs-root "$work/nodeA/sys" --proc-root "$work/nodeA/proc"
+check "--health-check, healthy node: exit 0, nothing printed" sh -c "[ $rc -eq 0 ] && [ ! -s '$work/out' ] && [ ! -s '$work/err' ]"
+health --sysfs-root "$work/nodeE/sys" --proc-root "$work/nodeE/proc"
+check "--health-check, nodeE: exit 1, its three local failures, one line each, nothing on stdout" sh -c \
+    "[ $rc -eq 1 ] && [ ! -s '$work/out' ] && [ \$(grep -c '^fabperf_preflight: nodeE: ' '$work/err') -eq 3 ] && [ \$(wc -l <'$work/err') -eq 3 ] && grep -q '^fabperf_preflight: nodeE: memlock: locked-memory limit is 65536 bytes' '$work/err' && grep -q '^fabperf_preflight: nodeE: mlx5_1:1: port state is DOWN' '$work/err'"
+mkdir -p "$work/bin"
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\n' "$work/scontrol.args" >"$work/bin/scontrol"
+chmod +x "$work/bin/scontrol"
+SLURMD_NODENAME=n7 PATH="$work/bin:$PATH" health --drain --sysfs-root "$work/nodeE/sys" --proc-root "$work/nodeE/proc"
+check "--health-check --drain: scontrol update NodeName=\$SLURMD_NODENAME State=DRAIN, the first failure and the count" sh -c \
+    "[ $rc -eq 1 ] && [ \"\$(sed -n 1,4p '$work/scontrol.args' | tr '\\n' '|')\" = 'update|NodeName=n7|State=DRAIN|Reason=fabperf_preflight: mlx5_1:1: port state is DOWN, not ACTIVE; fix: check the cable and that a subnet manager runs (ibstat mlx5_1 1) (+2 more)|' ]"
+rm -f "$work/scontrol.args"
+PATH="$work/bin:$PATH" health --drain --sysfs-root "$work/nodeA/sys" --proc-root "$work/nodeA/proc"
+check "--health-check --drain, healthy node: exit 0, scontrol not run" sh -c "[ $rc -eq 0 ] && [ ! -e '$work/scontrol.args' ]"
+printf '#!/bin/sh\nexit 1\n' >"$work/bin/scontrol"
+PATH="$work/bin:$PATH" health --drain --sysfs-root "$work/nodeE/sys" --proc-root "$work/nodeE/proc"
+check "--health-check --drain, scontrol failing: exit 1, said" sh -c \
+    "[ $rc -eq 1 ] && grep -q '^fabperf_preflight: --drain: scontrol update NodeName=.* State=DRAIN failed (exit 1)' '$work/err'"
+"$FABPERF_PREFLIGHT" --drain </dev/null >"$work/out" 2>"$work/err"
+rc=$?
+check "--drain without --health-check: exit 2, one line" sh -c \
+    "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q -- '--drain: drains the node a health check finds failing; give --health-check too' '$work/err'"
+health --format json
+check "--health-check --format json: exit 2, one line" sh -c \
+    "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q -- '--health-check: prints only its failures' '$work/err'"
+health --sysfs-root "$work/no-such-dir"
+check "--health-check, a missing root: exit 2, one line" sh -c \
+    "[ $rc -eq 2 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q -- '--sysfs-root: .*no-such-dir.* is not a directory' '$work/err'"
 finish
