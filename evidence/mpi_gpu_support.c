@@ -11,6 +11,10 @@
 
 const char *fp_mpi_cuda_aware(void)
 {
+    int initialized = 0;
+    MPI_Initialized(&initialized); /* callable before MPI_Init, unlike the queries below (MPICH aborts) */
+    if (!initialized)
+        return "unknown (no MPI)";
 #if defined(OMPI_HAVE_MPI_EXT_CUDA) && OMPI_HAVE_MPI_EXT_CUDA
     return MPIX_Query_cuda_support() ? "yes" : "no";
 #elif defined(MPIX_GPU_SUPPORT_CUDA)
