@@ -140,17 +140,37 @@ static const char *status_name(fp_iso_status_t s, int judged)
     return !judged ? "reference" : s == FP_ISO_SLOW ? "slow" : s == FP_ISO_UNDECIDED ? "undecided" : "fine";
 }
 
-static void ranks_json(FILE *out, const int *group, int n, int g, char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+/* Which ranks a record lists: a round's group, a finding's ranks, the suspects. */
+typedef struct {
+    const int *group; /* a round's group of each rank, with the group g */
+    int g;
+    const fp_iso_finding_t *finding;
+    const char *mask; /* the suspects */
+} members_t;
+
+static int is_member(const members_t *m, int r)
+{
+    if (m->group)
+        return m->group[r] == m->g;
+    if (m->mask)
+        return m->mask[r] != 0;
+    for (int k = 0; k < m->finding->nranks; k++)
+        if (m->finding->ranks[k] == r)
+            return 1;
+    return 0;
+}
+
+static void ranks_json(FILE *out, const members_t *m, int n, char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
 {
     int first = 1;
     fputs("\"ranks\":[", out);
     for (int r = 0; r < n; r++)
-        if (group[r] == g)
+        if (is_member(m, r))
             fprintf(out, "%s%d", first ? "" : ",", r), first = 0;
     fputs("],\"nodes\":[", out);
     first = 1;
     for (int r = 0; r < n; r++)
-        if (group[r] == g) {
+        if (is_member(m, r)) {
             fputs(first ? "" : ",", out);
             fp_json_string(out, hosts[r]);
             first = 0;
@@ -158,11 +178,11 @@ static void ranks_json(FILE *out, const int *group, int n, int g, char (*hosts)[
     fputc(']', out);
 }
 
-static void ranks_text(FILE *out, const int *group, int n, int g, char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+static void ranks_text(FILE *out, const members_t *m, int n, char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
 {
     int first = 1;
     for (int r = 0; r < n; r++)
-        if (group[r] == g)
+        if (is_member(m, r))
             fprintf(out, "%s%d (%s)", first ? "" : ", ", r, hosts[r]), first = 0;
 }
 
@@ -172,6 +192,7 @@ static void emit_round(FILE *out, int json, size_t bytes, int index, const fp_is
     for (int g = 0; g < rd->ngroups; g++) {
         const fp_iso_est_t *e = &rd->est[g];
         const char *status = status_name(rd->status[g], rd->judged[g]);
+        const members_t members = {.group = rd->group, .g = g};
         if (json) {
             fprintf(out, "{\"type\":\"isolate_group\",\"size\":%zu,\"round\":%d,\"level\":", bytes, index + 1);
             if (rd->level)
@@ -179,7 +200,7 @@ static void emit_round(FILE *out, int json, size_t bytes, int index, const fp_is
             else
                 fputs("\"confirm\"", out);
             fprintf(out, ",\"group\":%d,", g + 1);
-            ranks_json(out, rd->group, n, g, hosts);
+            ranks_json(out, &members, n, hosts);
             fputs(",\"us\":", out);
             fp_json_number_or_null(out, e->us);
             fputs(",\"us_lo\":", out);
@@ -192,7 +213,7 @@ static void emit_round(FILE *out, int json, size_t bytes, int index, const fp_is
         } else {
             fprintf(out, "# isolate round %d (%s%.0d) group %d: %.2f us [%.2f, %.2f] %s: ", index + 1,
                     rd->level ? "level " : "confirm", rd->level, g + 1, e->us, e->lo, e->hi, status);
-            ranks_text(out, rd->group, n, g, hosts);
+            ranks_text(out, &members, n, hosts);
             fputc('\n', out);
         }
     }
@@ -237,16 +258,10 @@ static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result
         if (!out)
             continue;
         if (json) {
-            int *mine = malloc((size_t)n * sizeof *mine);
-            for (int k = 0; mine && k < n; k++)
-                mine[k] = -1;
-            for (int k = 0; mine && k < f->nranks; k++)
-                mine[f->ranks[k]] = 0;
+            const members_t members = {.finding = f};
             fprintf(out, "{\"type\":\"isolate_finding\",\"size\":%zu,\"kind\":\"%s\",\"status\":\"%s\",", s->bytes,
                     kind_names[f->kind], f->stands ? "stands" : "undecided");
-            if (mine)
-                ranks_json(out, mine, n, 0, s->hosts);
-            free(mine);
+            ranks_json(out, &members, n, s->hosts);
             fprintf(out, ",\"round\":%d,\"us\":", f->round + 1);
             fp_json_number_or_null(out, f->est.us);
             fputs(",\"us_lo\":", out);
@@ -266,13 +281,9 @@ static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result
         fprintf(out, "{\"type\":\"isolate\",\"size\":%zu,\"ranks\":%d,\"mode\":\"%s\",", s->bytes, n,
                 mode_names[s->mode]);
         if (s->suspect) {
-            int *mine = malloc((size_t)n * sizeof *mine);
+            const members_t members = {.mask = s->suspect};
             fputs("\"suspects\":{", out);
-            for (int k = 0; mine && k < n; k++)
-                mine[k] = s->suspect[k] ? 0 : -1;
-            if (mine)
-                ranks_json(out, mine, n, 0, s->hosts);
-            free(mine);
+            ranks_json(out, &members, n, s->hosts);
             fputs("},", out);
         }
         fprintf(out, "\"rounds\":%d,\"seconds\":%.6f,\"min_effect\":%g,\"samples\":%d,\"decided\":%s,\"reason\":",

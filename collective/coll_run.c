@@ -394,11 +394,8 @@ static int coll_agree(fp_run_t *run, char *err, size_t errlen)
     FP_MPI_CHECK(MPI_Allreduce(found, anywhere, words, MPI_INT, MPI_MAX, run->ctx.comm));
     for (int i = 0; i < words; i++)
         if (!anywhere[i]) {
-            char word[256];
-            size_t start = 0;
-            for (int k = 0; k < i; k++)
-                start += strcspn(list + start, ",") + 1;
-            snprintf(word, sizeof word, "%.*s", (int)strcspn(list + start, ","), list + start);
+            char word[256] = "";
+            fp_suspects_word(list, i, word, sizeof word);
             snprintf(err, errlen, "--suspects: no rank of this job runs on host '%s' (accepted: rank numbers 0 to %d "
                      "and the job's host names, e.g. '%s')", word, run->ctx.nranks - 1, host);
             return FP_ERR;

@@ -92,6 +92,18 @@ int fp_suspects_hosts_found(const char *list, const char *host, int *found, int 
     return i;
 }
 
+int fp_suspects_word(const char *list, int i, char *word, size_t wordlen)
+{
+    char w[WORD_MAX];
+    size_t pos = 0;
+    for (int k = 0; next_word(list, &pos, w); k++)
+        if (k == i) {
+            snprintf(word, wordlen, "%s", w);
+            return 0;
+        }
+    return -1;
+}
+
 int fp_suspects_mark(const char *list, int nranks, const char *const *host, char *suspect)
 {
     char word[WORD_MAX];

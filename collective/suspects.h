@@ -14,6 +14,9 @@ int fp_suspects_check(const char *list, int nranks, char *err, size_t errlen);
  * number of words (at most max). */
 int fp_suspects_hosts_found(const char *list, const char *host, int *found, int max);
 
+/* The i-th word (from 0) into word (wordlen bytes); 0, or -1 where the list has fewer words. */
+int fp_suspects_word(const char *list, int i, char *word, size_t wordlen);
+
 /* Rank 0: suspect[r] = 1 for each rank the list names (by number, or by host[r]); returns how many. */
 int fp_suspects_mark(const char *list, int nranks, const char *const *host, char *suspect);
 

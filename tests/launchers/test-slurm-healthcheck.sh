@@ -11,16 +11,9 @@ top=$(cd "$here/../.." && pwd)
 : "${FABPERF_PREFLIGHT:?run through make check}"
 [[ -x $FABPERF_PREFLIGHT ]] || { echo "SKIP: $FABPERF_PREFLIGHT not built"; exit 77; }
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-slurm-health.XXXXXX")
-chmod 0755 "$work"
-# shellcheck disable=SC2317 # called from the trap
-cleanup() {
-    "$here/slurm-cluster.sh" stop "$work/cluster"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
+# shellcheck source=tests/launchers/slurm-test.sh
+. "$here/slurm-test.sh"
+slurm_test_work slurm-health
 sh "$top/tests/data/sysfs/prepare.sh" "$work/data" || { echo "FAIL: test data trees"; exit 1; }
 cp -a "$work/data/nodeA" "$work/data/faulty"
 sed -i 's/unlimited            unlimited/65536                65536    /' "$work/data/faulty/proc/self/limits"
@@ -42,16 +35,8 @@ chmod 0755 "$work/health.sh"
 
 export SLURM_CLUSTER_CONF_EXTRA="HealthCheckProgram=$work/health.sh
 HealthCheckInterval=2"
-"$here/slurm-cluster.sh" start "$work/cluster"
-rc=$?
-[[ $rc -eq 0 ]] || exit "$rc"
-eval "$("$here/slurm-cluster.sh" env "$work/cluster")"
+slurm_test_up
 
-fail=0
-failed() {
-    echo "FAIL: $*"
-    fail=1
-}
 state_of() { # NODE: its state and reason, as sinfo gives them
     sinfo -h -N -n "$1" -o '%T|%E' 2>/dev/null | head -1
 }

@@ -30,30 +30,10 @@ for p in mpirun fi_info ucx_info python3; do
     command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
 done
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-slurm-test.XXXXXX")
-chmod 0755 "$work"
-# shellcheck disable=SC2317 # called from the trap
-cleanup() {
-    "$here/slurm-cluster.sh" stop "$work/cluster"
-    if [[ ${FABPERF_TEST_KEEP:-0} == 1 ]]; then
-        echo "kept $work"
-    else
-        rm -rf "$work"
-    fi
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-"$here/slurm-cluster.sh" start "$work/cluster"
-rc=$?
-[[ $rc -eq 0 ]] || exit "$rc"
-eval "$("$here/slurm-cluster.sh" env "$work/cluster")"
-
-fail=0
-failed() {
-    echo "FAIL: $*"
-    fail=1
-}
+# shellcheck source=tests/launchers/slurm-test.sh
+. "$here/slurm-test.sh"
+slurm_test_work slurm-test
+slurm_test_up
 
 # run TEMPLATE: sbatch -N 2 --wait, prints the run folder
 run_template() {

@@ -192,6 +192,10 @@ static void check_suspects(fp_iso_result_t *res)
     CHECK(fp_suspects_mark("a1", 4, hosts, marked) == 2 && marked[0] && marked[1]);
     int found[4];
     CHECK(fp_suspects_hosts_found("c,3,a1", "c", found, 4) == 3 && found[0] && found[1] && !found[2]);
+    char word[8];
+    CHECK(fp_suspects_word("c,3,a1", 2, word, sizeof word) == 0 && strcmp(word, "a1") == 0);
+    CHECK(fp_suspects_word("c,3,a1", 0, word, sizeof word) == 0 && strcmp(word, "c") == 0);
+    CHECK(fp_suspects_word("c,3,a1", 3, word, sizeof word) == -1);
 }
 
 int main(void)
