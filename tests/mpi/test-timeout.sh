@@ -61,13 +61,17 @@ check "stuck in MPI_Finalize: the results complete" json_check "$work/out" "end 
 if [ "$FABPERF_MPI_FLAVOR" = mpich ]; then
     check "stuck in MPI_Finalize (MPICH): the launcher passes on the run's status, 3" rc_is 3
 fi
-# One rank alone stuck: MPICH's launcher ends the job with the run's status. Open MPI 4.1's mpirun
-# can itself hang when one rank has finalized and the other leaves without (it then ignores
-# SIGTERM): not run there.
+# One rank alone stuck: MPICH's finalize then holds the other rank too, both leave by their
+# deadlines at about the same moment, and MPICH's launcher passes on the run's status, 0, or now
+# and then reports 1 of its own (2 of 27 runs here: which rank's exit it sees first). Open MPI
+# 4.1's mpirun can itself hang when one rank has finalized and the other leaves without (it then
+# ignores SIGTERM): not run there.
 if [ "$FABPERF_MPI_FLAVOR" = mpich ]; then
     run_with_fault 2 sm "FP_FINALIZE_HANG=1 FP_FAULT_RANK=1" fabperf_latency -m 8:8 -i 10 -x 1 --finalize-timeout 2
-    check "rank 1 alone stuck in MPI_Finalize (MPICH): ended by the deadline with status 0, said" \
-        sh -c "[ $rc -eq 0 ] && grep -q 'rank 1: MPI_Finalize did not return within 2 s (--finalize-timeout); the results are complete: exiting with status 0' '$work/err'"
+    said="rank 1: MPI_Finalize did not return within 2 s (--finalize-timeout); the results are complete: exiting with status 0"
+    grep -q -F "$said" "$work/err" || { echo "exit $rc; stderr:"; cat "$work/err"; }
+    check "rank 1 alone stuck in MPI_Finalize (MPICH): ended by the deadline with status 0 (launcher: 0, or its own 1), said" \
+        sh -c "[ $rc -eq 0 -o $rc -eq 1 ] && grep -q -F '$said' '$work/err'"
 fi
 run_with_fault 2 sm "FP_FINALIZE_HANG=1" fabperf_latency -m 8:8 -i 10 -x 1 --finalize-timeout 0
 check "--finalize-timeout 0: exit 2, one line with the accepted range" \
