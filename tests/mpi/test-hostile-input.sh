@@ -167,35 +167,43 @@ TABLE
 }
 
 table >"$work/table"
-# The three tables run side by side: a case is mostly the launcher's idle teardown (a rank that
-# rejects its command line waits a second for rank 0 to speak), so this costs no accuracy. Each
-# table has its own folder and log, and leaves its counts for the sums below.
-# run_table PROGRAM: the table's rows for PROGRAM (run in the background, so in a subshell: its
-# counts are left in a file).
+# The tables run side by side, each program's in two lanes (its odd and its even rows): a case is
+# mostly the launcher's idle teardown (a rank that rejects its command line waits a second for
+# rank 0 to speak), so this costs no accuracy. Each lane has its own folder and log, and leaves
+# its counts for the sums below.
+# run_table PROGRAM LANE: the table's rows for PROGRAM, every second one from LANE (0 or 1) (run
+# in the background, so in a subshell: its counts are left in a file).
 run_table() {
-    program=$1 case_dir=$work/$1 checks=0 failures=0
+    program=$1 lane=$2 case_dir=$work/$1.$2 checks=0 failures=0 row=0
     mkdir -p "$case_dir"
     while IFS='|' read -r which expected args; do
         applies "$program" "$which" || continue
+        row=$((row + 1))
+        [ $((row % 2)) -eq "$lane" ] || continue
         # The table's '' is an empty argument: rebuild the words with it.
         eval "set -- $args"
         check "fabperf_$program $args -> one line '$expected', exit 2 on every rank" \
             expect_usage 2 "fabperf_$program" "$expected" "$@"
     done <"$work/table"
-    echo "# fabperf_$program: table done; slowest case ${slowest_ms} ms, all cases ${total_ms} ms"
-    echo "$checks $failures" >"$work/$program.counts"
+    echo "# fabperf_$program (lane $lane): table done; slowest case ${slowest_ms} ms, all cases ${total_ms} ms"
+    echo "$checks $failures" >"$work/$program.$lane.counts"
 }
+lanes="0 1"
 for program in $programs; do
-    run_table "$program" >"$work/$program.log" 2>&1 &
+    for lane in $lanes; do
+        run_table "$program" "$lane" >"$work/$program.$lane.log" 2>&1 &
+    done
 done
 wait
 for program in $programs; do
-    cat "$work/$program.log"
-    if read -r table_checks table_failures <"$work/$program.counts"; then
-        checks=$((checks + table_checks)) failures=$((failures + table_failures))
-    else
-        check "fabperf_$program: the table ran to its end" false
-    fi
+    for lane in $lanes; do
+        cat "$work/$program.$lane.log"
+        if read -r table_checks table_failures <"$work/$program.$lane.counts"; then
+            checks=$((checks + table_checks)) failures=$((failures + table_failures))
+        else
+            check "fabperf_$program: the table's lane $lane ran to its end" false
+        fi
+    done
 done
 
 # has_row PROGRAM SHORT LONG: a row that applies to PROGRAM uses -SHORT or --LONG.
