@@ -1,6 +1,6 @@
 #!/bin/sh
-# The tests that run fabperf's programs (make check-c: all but the tool-only ones) once more under
-# AddressSanitizer and UndefinedBehaviorSanitizer.
+# The tests that run fabperf's programs (make check-sanitized: all but the tool-only ones and the
+# sbatch templates' test) once more under AddressSanitizer and UndefinedBehaviorSanitizer.
 # Usage: scripts/ci-sanitize.sh [BUILD-DIR] [CONFIGURE-ARGS...]   (default build-sanitize)
 # Fails when make check fails or when any test log holds a sanitizer report. Leak detection is off:
 # MPI libraries keep their allocations until exit by design.
@@ -20,7 +20,7 @@ export ASAN_OPTIONS UBSAN_OPTIONS
 "$top/configure" CFLAGS="$flags" LDFLAGS="$flags" "$@"
 make -j"$(nproc)"
 status=0
-make check-c || status=$?
+make check-sanitized || status=$?
 
 reports=$(grep -l -r -e 'ERROR: AddressSanitizer' -e 'runtime error:' -e 'ERROR: LeakSanitizer' \
     --include='*.log' . 2>/dev/null || true)
