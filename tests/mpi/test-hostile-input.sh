@@ -15,8 +15,9 @@ programs="latency bw bibw"
 
 
 # expect_usage NP PROGRAM EXPECTED [ARGS...]: one case, run in $case_dir.
-# Each rank's wrapper records the exit code, then waits (1 s at most) for the others to do the same
-# before exiting: a launcher that stops the job at the first non-zero exit cannot hide a rank.
+# Each rank's wrapper records the exit code, then waits (10 s at most: a rank other than 0 waits a
+# second before it exits, longer on a loaded machine) for the others to do the same before
+# exiting: a launcher that stops the job at the first non-zero exit cannot hide a rank.
 # timeout 120: a hang guard only.
 expect_usage() {
     np=$1 prog=$2 expected=$3
@@ -28,7 +29,7 @@ expect_usage() {
     # shellcheck disable=SC2016 # expanded by the wrapper shell
     OMPI_MCA_odls_base_sigkill_timeout=${FABPERF_SIGKILL_TIMEOUT:-0} timeout 120 \
         "$FABPERF_LAUNCH" "$np" sm sh -c '"$0" "$@"; code=$?; echo "$code" >"$FP_RANKS_DIR/rank.$$"; n=0
-            while [ "$(find "$FP_RANKS_DIR" -name "rank.*" | wc -l)" -lt "$FP_NP" ] && [ $n -lt 20 ]; do
+            while [ "$(find "$FP_RANKS_DIR" -name "rank.*" | wc -l)" -lt "$FP_NP" ] && [ $n -lt 200 ]; do
                 sleep 0.05; n=$((n + 1)); done; exit "$code"' \
         "$FABPERF_BIN/$prog" "$@" </dev/null >"$case_dir/out" 2>"$case_dir/err"
     rc=$?

@@ -57,10 +57,28 @@ done
 # limit is not taken; a step down past it is, which a latency that grows with size makes lasting):
 # across three neighbouring sizes it never falls and rises again, nor rises and falls; batch means
 # carry no per-operation tails.
-run_job 2 sm fabperf_latency -m 1:64K -i 2000 --format json
-check "latency: the batch never alternates across neighbouring sizes" json_check "$work/out" \
-    "len(rows) == 17 and not any((a['batch'] > b['batch'] < c['batch']) or (a['batch'] < b['batch'] > c['batch'])
-                                 for a, b, c in zip(rows, rows[1:], rows[2:]))"
+# A second job on the cores inflates a size's warm-up median now and then, and its batch then
+# truly differs: a try that alternates beside one (tests/foreign_cpu.py: a quarter of the cores or
+# more busy) is printed and tried again, up to three tries; one that alternates on a quiet machine
+# fails.
+steady_batch() {
+    json_check "$work/out" "len(rows) == 17 and not any((a['batch'] > b['batch'] < c['batch']) or
+        (a['batch'] < b['batch'] > c['batch']) for a, b, c in zip(rows, rows[1:], rows[2:]))"
+}
+batch_never_alternates() {
+    for batch_try in 1 2 3; do
+        "$PYTHON3" "$FABPERF_TESTS_DIR/foreign_cpu.py" "$work/foreign" timeout 300 "$FABPERF_LAUNCH" 2 sm \
+            "$FABPERF_BIN/fabperf_latency" -m 1:64K -i 2000 --format json </dev/null >"$work/out" 2>"$work/err"
+        foreign=$(cat "$work/foreign" 2>/dev/null || echo 0)
+        steady_batch && return 0
+        echo "  try $batch_try: foreign load $foreign, batches by size: $(json_check "$work/out" \
+            "print(' '.join(f\"{r['size']}:{r['batch']}\" for r in rows)) or True")"
+        loaded || return 1
+        echo "  a second job shared the cores: not counted"
+    done
+    echo "  every try ran beside a second job: cannot tell"
+}
+check "latency: the batch never alternates across neighbouring sizes" batch_never_alternates
 check "latency: min, p99, max, stddev only at batch 1" json_check "$work/out" "all(
     (r['batch'] > 1) == (r['min_us'] is None and r['max_us'] is None and r['p99_us'] is None and r['stddev_us'] is None)
     for r in rows) and any(r['batch'] > 1 for r in rows)"
