@@ -14,11 +14,11 @@ for program in latency bw bibw; do
     metric=latency
     [ "$program" = latency ] || metric=bandwidth
     run_job 2 "$transport" "fabperf_$program" -m "1:$max_bytes" -f "$factor" -i "$iters" -x "$warmup"
-    check "$program over $transport: exit 0" rc_is 0
+    check "$program over $transport: exit 0" run_status_is 0
     check "$program over $transport: OSU text rows 1..$max_bytes, finite positive" \
         check_output text "$work/out" --metric "$metric" --max "$max_bytes" --factor "$factor"
     run_job 2 "$transport" "fabperf_$program" -m 4:256K -f "$factor" -c -i "$check_iters" -x 5 --format json
-    check "$program over $transport -c: exit 0" rc_is 0
+    check "$program over $transport -c: exit 0" run_status_is 0
     check "$program over $transport -c: JSON rows all Pass" \
         check_output json "$work/out" --metric "$metric" --min 4 --max 262144 --factor "$factor" \
         --validated --program "fabperf_$program"
