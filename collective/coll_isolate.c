@@ -341,7 +341,7 @@ int fp_coll_isolate(fp_run_t *run, size_t bytes)
             }
     }
     /* The whole communicator already meets --expect at this size: nothing to search for. */
-    if (run->params.expect.count > 0 && run->last_verdict == FP_VERDICT_PASS && run->last_verdict_size == bytes)
+    if (fp_expect_any(&run->params.expect) && run->last_verdict == FP_VERDICT_PASS && run->last_verdict_size == bytes)
         s.mode = ISO_MET;
     else if (run->params.suspects)
         s.mode = ISO_SUSPECTS;

@@ -190,7 +190,7 @@ static int coll_open(fp_run_t *run)
         .kernel = coll_kernel, .sync = c->ops->sync, .complete = c->ops->complete,
         .reduce = fp_samples_max_over_ranks, .samplings = FP_VAR_COUNT,
     };
-    if (run->params.expect.count)
+    if (fp_expect_any(&run->params.expect))
         run->sampler.verdict_pending = coll_verdict_pending;
     describe(run);
     return FP_OK;

@@ -13,7 +13,8 @@
 
 const char fp_expect_grammar[] =
     "bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES], PCT%line[@SIZES] or uniform[@SIZES] (all-pairs "
-    "sweeps); N and PCT decimal (11000, 1.5, 1e9); SIZES = S, S:, :S or S:S with K M G T; several comma-separated, e.g. bw>=11000@4M,90%line@1M:";
+    "sweeps) or baseline=FILE[:TOL] (fabperf-baseline's bounds, relaxed by the fraction TOL); N and PCT decimal "
+    "(11000, 1.5, 1e9); SIZES = S, S:, :S or S:S with K M G T; several comma-separated, e.g. bw>=11000@4M,90%line@1M:";
 
 static int bad(char *err, size_t errlen, const char *term, const char *why)
 {
@@ -149,12 +150,54 @@ static int parse_term(fp_expect_term_t *t, const char *text, size_t len, char *e
     return FP_OK;
 }
 
+/* baseline=FILE[:TOL]: the file is read once the run knows its placement (expect_baseline.c). */
+static int parse_baseline(fp_expect_t *e, const char *text, size_t len, char *err, size_t errlen)
+{
+    static const char accepted[] = "accepted: baseline=FILE or baseline=FILE:TOL, TOL a fraction from 0 to below 1";
+    const char *path = text + 9;
+    size_t path_len = len - 9;
+    if (e->baseline_path[0]) {
+        snprintf(err, errlen, "--expect: a second baseline= term (accepted: one baseline)");
+        return FP_ERR;
+    }
+    double tolerance = 0;
+    const char *colon = NULL;
+    for (const char *c = path; c < path + path_len; c++)
+        if (*c == ':')
+            colon = c;
+    if (colon && is_decimal(colon + 1, (size_t)(path + path_len - colon - 1))) {
+        if (parse_number(colon + 1, (size_t)(path + path_len - colon - 1), &tolerance) != FP_OK || tolerance >= 1) {
+            snprintf(err, errlen, "--expect: '%.*s': the tolerance %.*s is not a fraction (%s)", (int)(len > 200 ? 200 : len),
+                     text, (int)(path + path_len - colon - 1 > 40 ? 40 : path + path_len - colon - 1), colon + 1,
+                     accepted);
+            return FP_ERR;
+        }
+        path_len = (size_t)(colon - path);
+    }
+    if (path_len == 0 || path_len >= sizeof e->baseline_path) {
+        snprintf(err, errlen, "--expect: '%.*s' names no file, or one longer than %zu characters (%s)",
+                 (int)(len > 200 ? 200 : len), text, sizeof e->baseline_path - 1, accepted);
+        return FP_ERR;
+    }
+    memcpy(e->baseline_path, path, path_len);
+    e->baseline_path[path_len] = '\0';
+    e->baseline_tolerance = tolerance;
+    return FP_OK;
+}
+
 int fp_expect_parse(fp_expect_t *e, const char *text, char *err, size_t errlen)
 {
     const char *p = text;
     for (;;) {
         const char *comma = strchr(p, ',');
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        if (len >= 9 && strncmp(p, "baseline=", 9) == 0) {
+            FP_CHECK(parse_baseline(e, p, len, err, errlen));
+            if (!comma)
+                return FP_OK;
+            p = comma + 1;
+            continue;
+        }
         if (e->count >= FP_EXPECT_MAX) {
             snprintf(err, errlen, "--expect: more than %d terms (accepted: %s)", FP_EXPECT_MAX, fp_expect_grammar);
             return FP_ERR;
@@ -207,8 +250,8 @@ fp_verdict_t fp_expect_judge(const fp_expect_t *e, size_t bytes, fp_quantity_t q
     memset(out, 0, sizeof *out);
     out->threshold = NAN;
     (void)p50; /* the verdict is about the interval; p50 lies inside it */
-    for (int i = 0; e && i < e->count; i++) {
-        const fp_expect_term_t *t = &e->terms[i];
+    for (int i = 0; e && i < e->count + e->nfrom_baseline; i++) {
+        const fp_expect_term_t *t = i < e->count ? &e->terms[i] : &e->from_baseline[i - e->count];
         if (t->uniform || t->quantity != quantity || bytes < t->min_size || bytes > t->max_size)
             continue;
         double threshold;
@@ -233,6 +276,26 @@ unsigned fp_expect_applies(const fp_expect_t *e, size_t bytes)
         if (bytes >= e->terms[i].min_size && bytes <= e->terms[i].max_size)
             mask |= 1u << i;
     return mask;
+}
+
+int fp_expect_baseline_applies(const fp_expect_t *e, size_t bytes)
+{
+    for (int i = 0; e && i < e->nfrom_baseline; i++)
+        if (bytes >= e->from_baseline[i].min_size && bytes <= e->from_baseline[i].max_size)
+            return 1;
+    return 0;
+}
+
+int fp_expect_any(const fp_expect_t *e)
+{
+    return e->count > 0 || e->baseline_path[0];
+}
+
+void fp_expect_release(fp_expect_t *e)
+{
+    free(e->from_baseline);
+    e->from_baseline = NULL;
+    e->nfrom_baseline = 0;
 }
 
 const fp_expect_term_t *fp_expect_uniform(const fp_expect_t *e, size_t bytes)

@@ -10,7 +10,10 @@
  *   SIZES = S | S: | :S | S:S   (bytes, suffixes K M G T; ranges inclusive)
  *   PCT%line: rate >= PCT % of the line rate.
  *   uniform: no slow node, link or direction stands in a pair matrix; judged by the all-pairs
- *   sweeps (pairs.h), never by fp_expect_judge; other programs refuse it (options.c). */
+ *   sweeps (pairs.h), never by fp_expect_judge; other programs refuse it (options.c).
+ *   baseline=FILE[:TOL]: the bounds of a fabperf-baseline file (expect_baseline.h), one term per
+ *   size of this program's entry, relaxed by TOL (a fraction, 0 to below 1); the term takes the
+ *   rest of the value up to the next comma. */
 #ifndef FP_EXPECT_H
 #define FP_EXPECT_H
 
@@ -38,6 +41,13 @@ typedef struct {
 typedef struct fp_expect {
     fp_expect_term_t terms[FP_EXPECT_MAX];
     int count;
+    /* baseline=FILE[:TOL] as given (path empty: none), then the terms its entry gives, set once the
+     * run knows its program and placement (fp_expect_baseline_load), and what the header says. */
+    char baseline_path[1024];
+    double baseline_tolerance;
+    fp_expect_term_t *from_baseline;
+    int nfrom_baseline;
+    char baseline_note[1536];
 } fp_expect_t;
 
 /* Adds the terms of one --expect value. FP_OK, or FP_ERR with one line in err naming the option
@@ -64,6 +74,14 @@ const char *fp_verdict_name(fp_verdict_t v); /* "pass", "fail", "inconclusive", 
 
 /* Bit i set when term i's @SIZES hold `bytes`: a run refuses a term that holds none of its sizes. */
 unsigned fp_expect_applies(const fp_expect_t *e, size_t bytes);
+
+/* Whether a baseline's term judges `bytes`: a run refuses a baseline that judges none of its sizes. */
+int fp_expect_baseline_applies(const fp_expect_t *e, size_t bytes);
+
+/* Whether any term judges sizes (given terms or a baseline). */
+int fp_expect_any(const fp_expect_t *e);
+
+void fp_expect_release(fp_expect_t *e);
 
 /* The first "uniform" term that applies to this size; NULL when none. */
 const fp_expect_term_t *fp_expect_uniform(const fp_expect_t *e, size_t bytes);

@@ -117,7 +117,7 @@ const fp_option_t fp_options[] = {
     {0, "finalize-timeout", FP_OPT_LONG, FIELD(finalize_timeout_s), "SEC", "auto", 1, 1e6, NULL, "auto", 0,
      "end a rank stuck in MPI_Finalize, results complete, with the run's status; auto: 30 s"},
     {0, "expect", FP_OPT_EXPECT, FIELD(expect), "TERMS", NULL, 0, 0, NULL, NULL, 0,
-     "thresholds per size judged on the CI (bw>=11000@4M, lat<=2@8, 90%line@1M:); exit 3 on a fail"},
+     "thresholds per size judged on the CI (bw>=11000@4M, lat<=2@8, 90%line@1M:, baseline=FILE[:TOL]); exit 3 on a fail"},
     {0, "inconclusive", FP_OPT_CHOICE, FIELD(inconclusive), "status|fail|pass", "status", 0, 0, inconclusive_names,
      NULL, 0, "exit status when an --expect verdict is inconclusive and none failed: status 4, fail 3, pass 0"},
     {0, "line-rate", FP_OPT_BITRATE, FIELD(line_rate_bps), "BITS", NULL, 1, 1e15, NULL, NULL, 0,

@@ -1,6 +1,8 @@
 /* fp_main: options, set-up, the size sweep and the report, in steps (step_*), with the results
  * file's life (temporary, cut short, renamed) beside them. About 460 lines: the steps read in
  * order here, each under 60 lines. */
+#include "config.h" /* PACKAGE_VERSION */
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +11,7 @@
 
 #include "adaptive.h"
 #include "evidence.h"
+#include "expect_baseline.h"
 #include "family.h"
 #include "guard.h"
 #include "metric.h"
@@ -76,7 +79,7 @@ static void meta_fill(fp_run_t *run, const char *program)
     m->validate = p->validate;
     m->staging = p->staging;
     m->label = p->label;
-    m->verdict_columns = p->expect.count > 0 || p->line_rate_bps > 0 || p->expect_nic;
+    m->verdict_columns = fp_expect_any(&p->expect) || p->line_rate_bps > 0 || p->expect_nic;
     m->evidence_fields = 1; /* the same keys in every result, null where nothing was judged */
     m->layout = p->layout;
     describe_rules(run); /* the family's own header fields were set when it opened */
@@ -276,6 +279,7 @@ static void release(fp_run_t *run)
     run->path = NULL;
     fp_run_teardown(run);
     fp_meta_release(&run->meta);
+    fp_expect_release(&run->params.expect);
 }
 
 /* Buffers, libraries and the results file; bad usage and runtime failures end every rank. */
@@ -324,6 +328,7 @@ static int check_expect_sizes(fp_run_t *run, output_t *out, int *code)
     const fp_params_t *p = &run->params;
     const fp_family_t *family = run->bench->family;
     unsigned matched = 0;
+    int baseline_matched = 0;
     size_t first = 0, last = 0, count = 0;
     for (size_t next = p->min_size; next <= p->max_size; next = next_size(p, next)) {
         size_t size = family->round(run, next);
@@ -333,6 +338,15 @@ static int check_expect_sizes(fp_run_t *run, output_t *out, int *code)
             first = size;
         last = size;
         matched |= fp_expect_applies(&p->expect, size);
+        baseline_matched |= fp_expect_baseline_applies(&p->expect, size);
+    }
+    if (p->expect.nfrom_baseline && !baseline_matched) {
+        char err[2048];
+        snprintf(err, sizeof err, "--expect baseline=%s: none of the %zu size(s) this run measures (%zu to %zu B) has "
+                 "an entry there (accepted: -m/--message-size holding the baseline's sizes; it has %zu to %zu B)",
+                 p->expect.baseline_path, count, first, last, p->expect.from_baseline[0].min_size,
+                 p->expect.from_baseline[p->expect.nfrom_baseline - 1].min_size);
+        return refuse_sizes(run, out, err, code);
     }
     for (int i = 0; i < p->expect.count; i++) {
         if (matched & (1u << i))
@@ -343,6 +357,27 @@ static int check_expect_sizes(fp_run_t *run, output_t *out, int *code)
                  first, last);
         return refuse_sizes(run, out, err, code);
     }
+    return FP_OK;
+}
+
+/* --expect baseline=FILE: every rank reads it and picks this run's entry (program, --label,
+ * buffers, ranks and hosts); a failure anywhere is bad usage everywhere, said once. */
+static int step_baseline(fp_run_t *run, const char *program, output_t *out, int *code)
+{
+    fp_params_t *p = &run->params;
+    if (!p->expect.baseline_path[0])
+        return FP_OK;
+    int nhosts = run->meta.nhosts; /* counted on rank 0 only */
+    MPI_Bcast(&nhosts, 1, MPI_INT, 0, run->ctx.comm);
+    char buffers[8], placement[96], err[2048] = "";
+    snprintf(buffers, sizeof buffers, "%c %c", p->placement[0], p->placement[1]);
+    fp_baseline_placement(placement, sizeof placement, buffers, run->ctx.nranks, nhosts);
+    const fp_baseline_run_t who = {program, p->label, placement, run->bench->metric->unit,
+                                   run->bench->metric->quantity, run->meta.mpi_library, PACKAGE_VERSION};
+    int rc = fp_expect_baseline_load(&p->expect, &who, err, sizeof err);
+    if (fp_agree(run->ctx.comm, rc, err, sizeof err) != FP_OK)
+        return refuse_sizes(run, out, err, code);
+    run->meta.baseline = p->expect.baseline_note;
     return FP_OK;
 }
 
@@ -460,7 +495,8 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
     run.bench = bench;
     snprintf(program, sizeof program, "fabperf_%s", bench->name);
     if (step_options(&run, argc, argv, &code) != FP_OK || step_mpi(&run, program, &argc, &argv, &code) != FP_OK ||
-        step_setup(&run, program, &out, &code) != FP_OK || step_sizes(&run, &out, &code) != FP_OK)
+        step_setup(&run, program, &out, &code) != FP_OK || step_baseline(&run, program, &out, &code) != FP_OK ||
+        step_sizes(&run, &out, &code) != FP_OK)
         return code;
     step_begin(&run, program, &out, &report);
     size_t size = 0;

@@ -53,7 +53,7 @@ static int pt2pt_open(fp_run_t *run)
 {
     pt2pt_state_t *st = state_of(run);
     run->sampler = (fp_sampler_t){.kernel = run->bench->sample, .reduce = fp_samples_of_rank0};
-    if (run->params.expect.count)
+    if (fp_expect_any(&run->params.expect))
         run->sampler.verdict_pending = pt2pt_verdict_pending;
     if (!st->slot_capacity)
         return FP_OK;

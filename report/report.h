@@ -48,6 +48,7 @@ typedef struct fp_meta {
     double ci_target_pct, time_budget_s;
     int validate, staging;
     const char *label;
+    const char *baseline;      /* --expect baseline=FILE: which entry judges, and how (NULL: none) */
     int layout;                /* an fp_layout_t: text columns */
     int nenv;
     fp_env_var_t *env;         /* the union over ranks, by name */

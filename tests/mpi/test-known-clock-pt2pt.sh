@@ -331,4 +331,55 @@ for program in latency bw; do
     check "$program --expect: verdicts pass, pass" \
         json_check "$work/out" "[r['verdict'] for r in rows] == ['pass', 'pass']"
 done
+
+# --expect baseline=FILE: a fabperf-baseline file whose bounds are the thresholds above (entries of
+# this placement, label 'fabric', plus decoys of another label and placement) judges exactly as the
+# terms do; a tolerance of 0.5 moves every bound past the interval; another label has no entry.
+# baseline_of TERMS: $work/base.json with one entry per term.
+baseline_of() {
+    "$PYTHON3" - "$1" "fabperf_$program" >"$work/base.json" <<'PY'
+import json, sys
+entries = []
+for term in sys.argv[1].split(","):
+    cond, size = term.split("@")
+    lat = cond.startswith("lat")
+    for label, placement in (("fabric", "H H, 2 ranks on 1 host(s)"), ("other", "H H, 2 ranks on 1 host(s)"),
+                             ("fabric", "D D, 2 ranks on 1 host(s)")):
+        bound = float(cond.split("=")[1]) * (1 if label == "fabric" and placement.startswith("H") else 9)
+        entries.append({"program": sys.argv[2], "label": label, "size": int(size), "placement": placement,
+                        "quantity": "latency" if lat else "bandwidth", "unit": "us" if lat else "MB/s",
+                        "higher_is_better": not lat, "launches": 59, "centre": bound, "bound": bound, "order": 1})
+print(json.dumps({"type": "fabperf-baseline", "version": 1, "coverage": 0.95, "confidence": 0.95,
+                  "built_from": {"mpi_library": ["an MPI of another build"], "fabperf": ["0.0.1"]},
+                  "entries": entries}))
+PY
+}
+for program in latency bw; do
+    path=$bw
+    [ "$program" = latency ] && path=$lat
+    terms=$(kc terms program="$program" sizes=1024,2048,4096 samples=32 verdicts=pass,inconclusive,fail)
+    baseline_of "$terms"
+    run_known 2 "$clock" "$path" -m 1K:8K -i 32 -x 4 --format json --label fabric --expect "baseline=$work/base.json"
+    check "$program --expect baseline=FILE: exit 3 (a fail)" rc_is 3
+    check "$program --expect baseline=FILE: the entry's sizes judged pass, inconclusive, fail; 8K has none" \
+        json_check "$work/out" "[r['verdict'] for r in rows] == ['pass', 'inconclusive', 'fail', None]"
+    check "$program --expect baseline=FILE: each row names its bound; the header the entry and the software that differs" \
+        json_check "$work/out" "(all(r['expect'].endswith('@%d (baseline)' % r['size']) for r in rows[:3]) and
+            meta['baseline'].startswith('$work/base.json: fabperf_$program ') and
+            ' (H H, 2 ranks on 1 host(s)), 3 size(s), bounds from 59 launches' in meta['baseline'] and
+            'software differs: fabperf' in meta['baseline'] and 'software differs: MPI library' in meta['baseline'])"
+    run_known 2 "$clock" "$path" -m 1K:4K -i 32 -x 4 --format json --label fabric --expect "baseline=$work/base.json:0.5"
+    check "$program --expect baseline=FILE:0.5: exit 0" rc_is 0
+    check "$program --expect baseline=FILE:0.5: every bound relaxed by half, all pass" \
+        json_check "$work/out" "[r['verdict'] for r in rows] == ['pass'] * 3"
+    run_known 2 "$clock" "$path" -m 1K:4K -i 32 -x 4 --format json --label nope --expect "baseline=$work/base.json"
+    check "$program --expect baseline=FILE --label nope: exit 2, one line naming what the baseline has" \
+        sh -c "[ $rc -eq 2 ] && [ ! -s '$work/out' ] && [ \$(grep -c '^fabperf_$program: ' '$work/err') -eq 1 ] && grep -q \"no entry of this run, fabperf_$program 'nope' (H H, 2 ranks on 1 host(s)); the baseline has: fabperf_$program 'fabric' (H H\" '$work/err'"
+    run_known 2 "$clock" "$path" -m 1K:4K -i 32 -x 4 --format json --expect "baseline=$work/base.json"
+    check "$program --expect baseline=FILE, two labels of this placement and no --label: exit 2, name one" \
+        sh -c "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_$program: ' '$work/err') -eq 1 ] && grep -q 'give --label to name one' '$work/err'"
+    run_known 2 "$clock" "$path" -m 16K:32K -i 32 -x 4 --format json --label fabric --expect "baseline=$work/base.json"
+    check "$program --expect baseline=FILE, no size of the run in it: exit 2, one line with both ranges" \
+        sh -c "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_$program: ' '$work/err') -eq 1 ] && grep -q 'none of the 2 size(s) this run measures (16384 to 32768 B) has an entry there (accepted: -m/--message-size holding the baseline.s sizes; it has 1024 to 4096 B)' '$work/err'"
+done
 finish

@@ -6,7 +6,8 @@ import re
 from . import units
 
 GRAMMAR = ("bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES], PCT%line[@SIZES] or uniform[@SIZES] "
-           "(all-pairs sweeps); N and PCT decimal (11000, 1.5, 1e9); SIZES = S, S:, :S or S:S with "
+           "(all-pairs sweeps) or baseline=FILE[:TOL] (fabperf-baseline's bounds, relaxed by the fraction TOL); "
+           "N and PCT decimal (11000, 1.5, 1e9); SIZES = S, S:, :S or S:S with "
            "K M G T; several comma-separated, e.g. bw>=11000@4M,90%line@1M:")
 MAX_TERM = 63  # characters of one term, as the programs take them
 
