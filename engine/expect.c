@@ -16,13 +16,19 @@ const char fp_expect_grammar[] =
     "sweeps) or baseline=FILE[:TOL] (fabperf-baseline's bounds, relaxed by the fraction TOL); N and PCT decimal "
     "(11000, 1.5, 1e9); SIZES = S, S:, :S or S:S with K M G T; several comma-separated, e.g. bw>=11000@4M,90%line@1M:";
 
-static int bad(char *err, size_t errlen, const char *term, const char *why)
+/* A message quotes the input: its control characters become '?', so that it stays one line. */
+static int printable(char *err)
 {
-    snprintf(err, errlen, "--expect: '%.60s' %s (accepted: %s)", term, why, fp_expect_grammar);
     for (char *p = err; *p; p++)
         if ((unsigned char)*p < 0x20 || *p == 0x7f)
             *p = '?';
     return FP_ERR;
+}
+
+static int bad(char *err, size_t errlen, const char *term, const char *why)
+{
+    snprintf(err, errlen, "--expect: '%.60s' %s (accepted: %s)", term, why, fp_expect_grammar);
+    return printable(err);
 }
 
 /* "S", "S:", ":S", "S:S" -> inclusive range. */
@@ -170,14 +176,14 @@ static int parse_baseline(fp_expect_t *e, const char *text, size_t len, char *er
             snprintf(err, errlen, "--expect: '%.*s': the tolerance %.*s is not a fraction (%s)", (int)(len > 200 ? 200 : len),
                      text, (int)(path + path_len - colon - 1 > 40 ? 40 : path + path_len - colon - 1), colon + 1,
                      accepted);
-            return FP_ERR;
+            return printable(err);
         }
         path_len = (size_t)(colon - path);
     }
     if (path_len == 0 || path_len >= sizeof e->baseline_path) {
         snprintf(err, errlen, "--expect: '%.*s' names no file, or one longer than %zu characters (%s)",
                  (int)(len > 200 ? 200 : len), text, sizeof e->baseline_path - 1, accepted);
-        return FP_ERR;
+        return printable(err);
     }
     memcpy(e->baseline_path, path, path_len);
     e->baseline_path[path_len] = '\0';

@@ -1,7 +1,7 @@
 /* libFuzzer harness for the option and size parsers.
  *
  * The input is split at NUL bytes into argv[1..]; the first byte picks the benchmark (windowed or
- * not). Every piece also goes through fp_size_parse. Besides the sanitizers' findings, the harness
+ * not). Every piece also goes through fp_size_parse, and the whole input through the JSON reader. Besides the sanitizers' findings, the harness
  * aborts when a parser breaks its contract: an error without a one-line message, or an accepted
  * command line whose values are out of the table's ranges. */
 #include <stdint.h>
@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json_read.h"
 #include "metric.h"
 #include "options.h"
 
@@ -87,6 +88,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int side = 0; side < 2; side++)
             require(params.placement[side] && strchr("HPDM", params.placement[side]), "accepted placement", err);
     }
+    /* The whole input as a JSON document (a baseline file): a tree, or a one-line reason. */
+    char why[256] = "";
+    fp_json_t *doc = fp_json_parse((const char *)data, size, why, sizeof why);
+    if (!doc)
+        message_ok(why);
+    fp_json_free(doc);
     free(copy);
     return 0;
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Builds the option/size parser fuzzer with clang's libFuzzer and runs it.
+# Builds the option/size parser (and JSON reader) fuzzer with clang's libFuzzer and runs it.
 # Usage: tests/fuzz/run-fuzz.sh [SECONDS] [WORKDIR]   (default 60 s; WORKDIR default fuzz-work)
 # Needs clang and libclang-rt-dev (Debian: apt-get install clang libclang-rt-14-dev).
 # Crashes are left in WORKDIR as crash-*; exit status 1 when one was found.
@@ -20,7 +20,7 @@ cp "$here"/seeds/* "$work/corpus/"
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$top/base" -I"$top/engine" -I"$top/report" -I"$top/evidence" -I"$top/collective" $mpi_cflags -o "$work/fuzz_options" \
     "$here/fuzz_options.c" "$top/engine/options.c" "$top/engine/plan.c" "$top/engine/expect.c" "$top/evidence/nic_expect.c" "$top/base/escape.c" \
-    "$top/base/units.c" -lm
+    "$top/base/units.c" "$top/base/json_read.c" -lm
 cd "$work"
 echo "run-fuzz.sh: fuzzing the option and size parsers for ${seconds} s in $(pwd)"
 status=0
