@@ -247,6 +247,7 @@ static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result
     const fp_report_t *r = run->report;
     FILE *out = r && r->format != FP_FORMAT_CSV ? r->out : NULL;
     int json = r && r->format == FP_FORMAT_JSON, n = run->ctx.nranks;
+    const fp_coll_ctx_t *c = fp_coll_ctx(&run->ctx);
     char text[1024];
     for (int i = 0; out && i < res->nrounds; i++)
         emit_round(out, json, s->bytes, i, &res->rounds[i], n, s->hosts);
@@ -277,6 +278,11 @@ static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result
             fprintf(out, "# isolate finding (round %d): %s\n", f->round + 1, text);
         }
     }
+    if (out && !json && c->seed_note[0]) {
+        fputs("# isolate: ", out);
+        fp_text_string(out, c->seed_note);
+        fputc('\n', out);
+    }
     if (out && json) {
         fprintf(out, "{\"type\":\"isolate\",\"size\":%zu,\"ranks\":%d,\"mode\":\"%s\",", s->bytes, n,
                 mode_names[s->mode]);
@@ -285,6 +291,11 @@ static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result
             fputs("\"suspects\":{", out);
             ranks_json(out, &members, n, s->hosts);
             fputs("},", out);
+        }
+        if (c->seed_note[0]) {
+            fputs("\"suspects_from\":", out);
+            fp_json_string(out, c->seed_note);
+            fputc(',', out);
         }
         fprintf(out, "\"rounds\":%d,\"seconds\":%.6f,\"min_effect\":%g,\"samples\":%d,\"decided\":%s,\"reason\":",
                 res->nrounds, seconds, FP_ISO_MIN_EFFECT, ISO_SAMPLES, res->decided ? "true" : "false");

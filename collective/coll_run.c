@@ -9,10 +9,12 @@
 
 #include "coll_isolate.h"
 #include "collective.h"
+#include "escape.h"
 #include "evidence.h"
 #include "family.h"
 #include "metric.h"
 #include "suspects.h"
+#include "suspects_from.h"
 
 /* ---- one call of each collective, and the one batch loop ---- */
 
@@ -118,6 +120,14 @@ static int coll_prepare(fp_run_t *run, char *err, size_t errlen)
         return FP_ERR;
     }
     if (p->suspects && fp_suspects_check(p->suspects, run->ctx.nranks, err, errlen) != 0)
+        return FP_ERR;
+    if (p->suspects_from && (!p->isolate || p->suspects)) {
+        snprintf(err, errlen, "--suspects-from: %s", p->suspects ? "--suspects names the suspects too: give one"
+                                                                 : "names the suspects --isolate confirms; give --isolate too");
+        return FP_ERR;
+    }
+    if (p->suspects_from && fp_suspects_from_file(p->suspects_from, c->seed_nodes, sizeof c->seed_nodes,
+                                                  &c->seed_findings, err, errlen) != 0)
         return FP_ERR;
     FP_CHECK(backend_check(run, c->ops, err, errlen));
     if (p->staging) {
@@ -381,15 +391,58 @@ static int coll_validate(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t *
     return FP_OK;
 }
 
+/* --suspects-from: each node the sweep named is this job's rank ("host:R") or host ("host"), if any
+ * rank answers for it; those become the --suspects list, the rest are said. Every rank. */
+static int seed_suspects(fp_run_t *run, const char *host, char *err, size_t errlen)
+{
+    fp_coll_ctx_t *c = fp_coll_ctx(&run->ctx);
+    const char *nodes = c->seed_nodes;
+    int n = 0, mine[FP_SUSPECTS_MAX] = {0}, rank_of[FP_SUSPECTS_MAX];
+    char word[256], missing[1024] = "";
+    for (; n < FP_SUSPECTS_MAX && fp_suspects_word(nodes, n, word, sizeof word) == 0 && word[0]; n++)
+        mine[n] = fp_suspects_node_is(word, host, run->ctx.rank) ? 1 : 0;
+    FP_MPI_CHECK(MPI_Allreduce(mine, rank_of, n, MPI_INT, MPI_MAX, run->ctx.comm));
+    snprintf(c->seed_note, sizeof c->seed_note, "suspects from %s: %d finding(s) that stand or are undecided",
+             run->params.suspects_from, c->seed_findings);
+    for (int i = 0; i < n; i++) {
+        fp_suspects_word(nodes, i, word, sizeof word);
+        int r = fp_suspects_node_rank(word);
+        if (!rank_of[i]) {
+            fp_append(missing, sizeof missing, "%s%s", missing[0] ? ", " : "", word);
+            continue;
+        }
+        if (r >= 0)
+            fp_append(c->seed_list, sizeof c->seed_list, "%s%d", c->seed_list[0] ? "," : "", r);
+        else
+            fp_append(c->seed_list, sizeof c->seed_list, "%s%s", c->seed_list[0] ? "," : "", word);
+        if (r >= 0)
+            fp_append(c->seed_note, sizeof c->seed_note, "%s %s (rank %d)", strchr(c->seed_note, ';') ? "," : "; in this job:",
+                      word, r);
+        else
+            fp_append(c->seed_note, sizeof c->seed_note, "%s %s (its ranks)", strchr(c->seed_note, ';') ? "," : "; in this job:",
+                      word);
+    }
+    if (missing[0])
+        fp_append(c->seed_note, sizeof c->seed_note, "; not in this job: %s", missing);
+    if (!c->seed_list[0]) {
+        fp_append(c->seed_note, sizeof c->seed_note, "; the whole job searched");
+        return FP_OK;
+    }
+    run->params.suspects = c->seed_list;
+    return fp_suspects_check(c->seed_list, run->ctx.nranks, err, errlen) == 0 ? FP_OK : FP_ERR;
+}
+
 /* --suspects: every host name must be some rank's (each rank answers for its own host). */
 static int coll_agree(fp_run_t *run, char *err, size_t errlen)
 {
-    const char *list = run->params.suspects;
-    if (!list)
-        return FP_OK;
     char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
     int len = 0, found[FP_SUSPECTS_MAX] = {0}, anywhere[FP_SUSPECTS_MAX] = {0};
     MPI_Get_processor_name(host, &len);
+    if (run->params.suspects_from)
+        FP_CHECK(seed_suspects(run, host, err, errlen));
+    const char *list = run->params.suspects;
+    if (!list)
+        return FP_OK;
     int words = fp_suspects_hosts_found(list, host, found, FP_SUSPECTS_MAX);
     FP_MPI_CHECK(MPI_Allreduce(found, anywhere, words, MPI_INT, MPI_MAX, run->ctx.comm));
     for (int i = 0; i < words; i++)

@@ -115,6 +115,10 @@ typedef struct fp_coll_ctx {
     fp_variant_t sampling; /* the variant being sampled: only out of place is judged (--expect) */
     /* One call of this collective on these buffers. */
     int (*call)(fp_ctx_t *ctx, const struct fp_coll_ctx *c, const void *send, void *recv);
+    /* --suspects-from: the sweep's node names of its findings, what they resolve to in this job
+     * (the list --isolate confirms: ranks and hosts), and the line that says so. */
+    char seed_nodes[4096], seed_list[4096], seed_note[1536];
+    int seed_findings;
 } fp_coll_ctx_t;
 
 static inline fp_coll_ctx_t *fp_coll_ctx(const fp_ctx_t *ctx)

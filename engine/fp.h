@@ -59,6 +59,7 @@ typedef struct fp_params {
     int rotate;                /* --rotate: collectives move their buffers between calls (1) */
     int isolate;               /* --isolate: after the sweep, search for the member that slows it */
     const char *suspects;      /* --suspects: with --isolate, only these ranks or hosts, confirmed */
+    const char *suspects_from; /* --suspects-from: an all-pairs results file whose findings are the suspects */
     int backend;               /* --backend, an fp_backend_t (collectives) */
     int datatype;              /* -T/--datatype, an fp_type_t */
     int op;                    /* -o/--op, an fp_op_t */

@@ -82,6 +82,10 @@ const fp_option_t fp_options[] = {
     {0, "suspects", FP_OPT_STRING, FIELD(suspects), "LIST", NULL, 0, 0, NULL, NULL, FP_USES_COLLECTIVE,
      "with --isolate: no search, only these members confirmed, each beside known-good partners (the ranks not "
      "listed): rank numbers and host names (every rank on the host), comma-separated"},
+    {0, "suspects-from", FP_OPT_STRING, FIELD(suspects_from), "FILE", NULL, 0, 0, NULL, NULL, FP_USES_COLLECTIVE,
+     "with --isolate: the suspects are the nodes of the findings that stand or are undecided in FILE, the "
+     "results of fabperf_allpairs --format json (nodes not in this job are said and left out); none: the whole job "
+     "is searched"},
     {0, "mode", FP_OPT_CHOICE, FIELD(pairs_mode), "M", "shift", 0, 0, pairs_mode_names, NULL, FP_USES_SWEEP,
      "shift (all pairs at once, n-1 rounds), isolated (one pair at a time), sampled"},
     {0, "rounds", FP_OPT_LONG, FIELD(pairs_rounds), "N", "4", 1, 1e6, NULL, NULL, FP_USES_SWEEP,

@@ -67,6 +67,33 @@ FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "$known" \
     fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --suspects "$(hostname)" --format json
 check "known clock, --suspects HOST (every rank): exit 4, no partner left, said" sh -c \
     "[ $rc -eq 4 ] && grep -q 'first: isolate: every rank is a suspect: no known-good partner' '$work/err' && grep -q '\"mode\":\"suspects\",\"suspects\":{\"ranks\":\[0,1,2,3,4,5,6,7\]' '$work/out'"
+# --suspects-from: an all-pairs results file (JSON Lines) whose findings that stand or are
+# undecided name rank 2 and rank 6 of this host, and a node not in this job; a cleared finding names
+# rank 0. The suspects are ranks 2 and 6: the same two rounds as --suspects 2,6 above.
+host=$(hostname)
+cat >"$work/pairs.json" <<EOF
+{"type":"meta","program":"fabperf_allpairs","ranks":8}
+{"type":"finding","kind":"slow_node","nodes":["$host:6"],"ranks":[6],"status":"stands"}
+{"type":"finding","kind":"slow_link","nodes":["$host:2","elsewhere"],"ranks":[2,9],"status":"undecided"}
+{"type":"finding","kind":"slow_node","nodes":["$host:0"],"ranks":[0],"status":"cleared"}
+{"type":"end","status":"complete"}
+EOF
+FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "$known" \
+    fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --suspects-from "$work/pairs.json" --format json
+check "known clock, --suspects-from: ranks 2 and 6 confirmed as --suspects 2,6, rank 6 stands, the node not in the job said" json_check "$work/out" \
+    "$rc == 3 and [(g['round'], g['ranks'], g['status']) for g in records if g['type'] == 'isolate_group'] == $suspects_tree and [(i['mode'], i['suspects']['ranks'], i['suspects_from']) for i in records if i['type'] == 'isolate'] == [('suspects', [2, 6], 'suspects from $work/pairs.json: 2 finding(s) that stand or are undecided; in this job: $host:6 (rank 6), $host:2 (rank 2); not in this job: elsewhere')]"
+printf '%s\n' '{"type":"meta","program":"fabperf_allpairs","ranks":8}' '{"type":"end","status":"complete"}' >"$work/clean.json"
+FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "$known" \
+    fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --suspects-from "$work/clean.json"
+check "known clock, --suspects-from a sweep with no finding: the whole job searched (4 rounds), said, exit 3" sh -c \
+    "[ $rc -eq 3 ] && grep -q '^# isolate: suspects from $work/clean.json: 0 finding(s) that stand or are undecided; the whole job searched\$' '$work/out' && grep -q '^# isolate at 65536 bytes: 8 rank(s), 4 round(s)' '$work/out'"
+printf '%s\n' '{"type":"meta"' >"$work/broken.json"
+run_job 4 sm fabperf_allreduce -m 64K:64K --isolate --suspects-from "$work/broken.json"
+check "--suspects-from a file that is not JSON: exit 2, one line with the line number" sh -c \
+    "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allreduce: ' '$work/err') -eq 1 ] && grep -q 'suspects-from: $work/broken.json: line 1 is not JSON' '$work/err'"
+run_job 4 sm fabperf_allreduce -m 64K:64K --isolate --suspects 1 --suspects-from "$work/clean.json"
+check "--suspects and --suspects-from: exit 2, give one" sh -c "[ $rc -eq 2 ] && grep -q 'suspects-from: --suspects names the suspects too: give one' '$work/err'"
+
 # --expect: no search where the whole communicator meets it at the search's size (64 KiB at 4 us
 # a call: 28.672 GB/s busbw); a search where it fails (24 us: 4.78 GB/s).
 FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "FP_KNOWN_US=4" \
