@@ -449,6 +449,29 @@ else
         sh -c "[ $rc -eq 1 ] && [ \$(wc -l <'$work/err') -eq 1 ] && grep -q 'cannot write .*run.xml' '$work/err'"
 fi
 
+# ---- a collective's --isolate search --------------------------------------------------------
+# tests/report/golden/isolate: fabperf_allreduce --isolate on 8 ranks under the known clock
+# (tests/faults/known_clock.c, rank 6 20 us late a call): the tree of tests/mpi/test-isolate.sh.
+mkdir "$work/iso"
+cp "$tests/report/golden/isolate/isolate.1.fabperf_allreduce.json" "$work/iso/"
+run_report "$work/iso" -o "$work/iso.html" --junit "$work/iso.xml" --drain "$work/iso-drain.txt" --summary
+check "--isolate search: exit 3 (a member stands), the summary line counts its two failures and drains its node" \
+    sh -c "[ $rc -eq 3 ] && [ \"\$(cat '$work/err')\" = 'fabperf: PASS 0, FAIL 2, INCONCLUSIVE 0; nodes to drain: vm' ]"
+check "--isolate search: the tree, every group of every round with its figures and status, in order" \
+    holds "$work/iso.html" '[(r["attrs"]["id"], r["cells"][3].count("("), r["cells"][4], r["cells"][7]) for r in rows("iso1-tree")] == [
+        ("iso1-r1-g1", 4, "4.000", "fine"), ("iso1-r1-g2", 4, "24.00", "slow"), ("iso1-r2-g1", 2, "4.000", "reference"),
+        ("iso1-r2-g2", 2, "4.000", "reference"), ("iso1-r2-g3", 2, "4.000", "fine"), ("iso1-r2-g4", 2, "24.00", "slow"),
+        ("iso1-r3-g1", 2, "24.00", "slow"), ("iso1-r3-g2", 2, "4.000", "fine"), ("iso1-r3-g3", 2, "4.000", "reference"),
+        ("iso1-r4-g1", 2, "24.00", "slow"), ("iso1-r4-g2", 2, "4.000", "fine"), ("iso1-r4-g3", 2, "4.000", "reference")]'
+check "--isolate search: the finding stands, linked to the groups that held rank 6 (and only those are marked)" \
+    holds "$work/iso.html" '[b["text"] for b in badges if b["owner"] == "iso1-f1"] == ["stands"] and
+        sorted(f for f in fragments if f.startswith("iso1-r")) == ["iso1-r1-g2", "iso1-r2-g4", "iso1-r3-g1", "iso1-r4-g1"] and
+        sorted(r["attrs"]["id"] for r in rows("iso1-tree") if r["attrs"].get("class") == "differs") == ["iso1-r1-g2", "iso1-r2-g4", "iso1-r3-g1", "iso1-r4-g1"]
+        and set(fragments) <= ids and "At 64K on 8 ranks, searched: 4 round(s)" in text'
+check "--isolate search: JUnit has the finding and the search as failures; the drain list names the node and why" \
+    sh -c "grep -q '<testsuite name=\"--isolate isolate.1.fabperf_allreduce.json\" tests=\"2\" failures=\"2\"' '$work/iso.xml' &&
+        grep -q '^vm	fabperf_allreduce --isolate at 65536 B: rank 6 (vm) slows fabperf_allreduce' '$work/iso-drain.txt'"
+
 # ---- bad usage ------------------------------------------------------------------------------
 run_report "$work/no-such-folder"
 check "missing folder: exit 2, one line" sh -c "[ $rc -eq 2 ] && [ ! -s '$work/out' ]"

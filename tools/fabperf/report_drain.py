@@ -1,9 +1,9 @@
 """fabperf-report --drain and --summary: which nodes to take out of service, and one line that
 scripts read.
 
-A node is to be drained when its preflight failed (a finding of level fail on it) or when an
+A node is to be drained when its preflight failed (a finding of level fail on it), when an
 all-pairs finding that names it as a slow node stands (or was found, in files written before the
-re-test). A slow link names two nodes and neither is at fault alone (a cable, a switch port): it
+re-test), or when a collective's --isolate search found a member on it that stands. A slow link names two nodes and neither is at fault alone (a cable, a switch port): it
 is listed as not drained, with the reason. The summary line counts what the JUnit file counts:
 PASS the cases that passed, FAIL failures and launches not ok, INCONCLUSIVE the skipped ones."""
 
@@ -48,13 +48,26 @@ def drain_list(run):
                 what = " <-> ".join(nodes) or str(f.get("kind", "finding")).replace("_", " ")
                 kept.append((what, finding_text(f) + " (names no single node: "
                              "check what joins them, the cable, the switch port or the round's traffic)"))
+    for c in run.configs:  # a collective's member that stands: its node
+        for x in c.launches:
+            for f in (x.isolate or {}).get("findings", []):
+                if f.get("status") != "stands":
+                    continue
+                nodes = sorted({str(n) for n in f.get("nodes") or []})
+                size = f.get("size")
+                text = (f"{x.program} --isolate" + (f" at {int(size)} B" if isinstance(size, (int, float)) else "")
+                        + f": {f.get('message', f.get('kind', 'finding'))}")
+                if f.get("kind") == "member" and len(nodes) == 1:
+                    reasons.setdefault(nodes[0], []).append(text)
+                else:
+                    kept.append((" <-> ".join(nodes) or "a group", text + " (names no single node)"))
     return list(reasons.items()), kept
 
 
 def drain_text(run):
     nodes, kept = drain_list(run)
     lines = ["# fabperf drain list: NODE<TAB>reason; a node whose preflight failed or that a standing "
-             "all-pairs finding names as slow"]
+             "all-pairs or --isolate finding names as slow"]
     lines += [f"{node}\t{'; '.join(reasons)}" for node, reasons in nodes]
     lines += [f"# not drained: {what}: {reason}" for what, reason in kept]
     return "\n".join(lines) + "\n"

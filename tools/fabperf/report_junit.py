@@ -8,6 +8,8 @@ One test case per judged thing, in the page's own words:
   - each launch that did not end ok (failed, cut short) -> <error> with its state and exit status;
   - each all-pairs finding: stands (or found, in files written before the re-test) -> <failure>,
     cleared -> a passing case that says so, undecided -> <skipped>;
+  - each collective's --isolate search: a case per finding (stands -> <failure>, undecided ->
+    <skipped>) and one for the search (undecided -> <skipped> with its reason);
   - each preflight node: one case per finding on it (fail -> <failure>, warn -> a passing case
     whose output says the warning), and one "preflight" case per node that fails when any of its
     findings is a failure.
@@ -123,6 +125,33 @@ def pairs_suite(report):
     return s
 
 
+def isolate_suite(launch):
+    """A collective's --isolate search: one case per finding (stands -> <failure>, undecided ->
+    <skipped>), and one for the search (undecided -> <skipped> with its reason; else it passes
+    when nothing stands)."""
+    search = launch.isolate
+    s = Suite(f"--isolate {launch.name}")
+    classname = f"fabperf.isolate.{launch.name}"
+    for f in search["findings"]:
+        name = f"{f.get('kind', 'member')} {','.join(str(r) for r in f.get('ranks') or [])}"
+        message = str(f.get("message") or name)
+        if f.get("status") == "stands":
+            s.case(classname, name, failure=message)
+        else:
+            s.case(classname, name, skipped=f"{f.get('status', 'undecided')}: {message}")
+    summary = search["summary"]
+    size = f"{int(summary['size'])} B" if isinstance(summary.get("size"), (int, float)) else "?"
+    stands = sum(1 for f in search["findings"] if f.get("status") == "stands")
+    text = f"{summary.get('mode', 'search')} at {size}, {summary.get('rounds', '?')} round(s)"
+    if stands:
+        s.case(classname, f"search at {size}", failure=f"{text}: {stands} member(s) stand")
+    elif not summary.get("decided"):
+        s.case(classname, f"search at {size}", skipped=f"{text}: undecided: {summary.get('reason', '')}")
+    else:
+        s.case(classname, f"search at {size}", output=f"{text}: no member slows it")
+    return s
+
+
 def preflight_suite(report):
     s = Suite(f"preflight {report['file']}")
     for node in report["nodes"]:
@@ -147,6 +176,7 @@ def junit(run, title):
     root = ET.Element("testsuites", name=title)
     suites = [config_suite(c) for c in run.configs]
     suites += [pairs_suite(r) for r in run.pairs if r["findings"]]
+    suites += [isolate_suite(x) for c in run.configs for x in c.launches if x.isolate]
     suites += [preflight_suite(r) for r in run.preflight]
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for s in suites:

@@ -9,6 +9,7 @@ import statistics
 from . import InputError
 from .compare_stats import between_launches
 from .compare_tables import check_columns, choose_quantity, evidence_of
+from .report_isolate import read_isolate
 from .report_judge import FINDING_STATUSES, apply_judgements, valid_matrix
 from .results import REPEAT_STEM, file_label, first_record, num, read_end, read_records, read_result
 
@@ -57,6 +58,7 @@ class Launch:
         self.meta, self.rows, self.warnings = {}, [], []
         self.state, self.exit, self.command, self.log_tail = "failed", None, None, []
         self.end, self.ci_ok, self.expect_failed = None, True, False
+        self.isolate = None  # a collective's --isolate search (report_isolate.py)
 
 
 class Config:
@@ -161,6 +163,8 @@ def read_result_file(folder, name, tsv):
     launch.label = file_label(launch.meta, path)
     launch.program = launch.meta["program"]
     launch.state = launch_state(launch.rows, launch.warnings)
+    if launch.meta.get("metric") == "collective":
+        launch.isolate = read_isolate(path)
     if launch.state == "ok" and launch.expect_failed:
         what = "was inconclusive" if launch.exit == 4 else "failed"
         launch.warnings.append(f"complete; an --expect threshold {what} (exit {launch.exit})")
