@@ -46,6 +46,41 @@ one_error_line() {
     return 1
 }
 
+# Lanes: parts of a test run side by side, each in the background with its own log and counts.
+# lane_start NAME COMMAND...: runs COMMAND as lane NAME, its output in $work/NAME.log. Each lane has
+# its own Open MPI session folder: launchers that share the default one race to create and remove
+# it ("Error: File exists" from session_dir.c, seen once beside a second job).
+lane_start() {
+    lane_name=$1
+    shift
+    mkdir -p "$work/$lane_name.ompi"
+    (
+        # shellcheck disable=SC2030 # the lane's own: lane_done runs in this subshell
+        lane_counts=$work/$lane_name.counts OMPI_MCA_orte_tmpdir_base=$work/$lane_name.ompi
+        export OMPI_MCA_orte_tmpdir_base
+        "$@"
+    ) >"$work/$lane_name.log" 2>&1 &
+}
+
+# lane_done: a lane's last step, its counts left for lanes_add.
+lane_done() {
+    # shellcheck disable=SC2031 # set by lane_start in the subshell this runs in
+    echo "$checks $failures" >"$lane_counts"
+}
+
+# lanes_add NAME...: once the lanes are waited for, each one's log printed and its counts added; a
+# lane that did not reach lane_done is a failed check.
+lanes_add() {
+    for lane_name; do
+        cat "$work/$lane_name.log"
+        if read -r lane_checks lane_failures <"$work/$lane_name.counts"; then
+            checks=$((checks + lane_checks)) failures=$((failures + lane_failures))
+        else
+            check "lane $lane_name ran to its end" false
+        fi
+    done
+}
+
 finish() {
     echo "$checks checks, $failures failed"
     [ "$failures" -eq 0 ]

@@ -20,8 +20,8 @@ expect_usage_error() {
     fi
 }
 
-# The table's rows in two lanes side by side (odd and even rows, each in its own folder, counts
-# left in a file): a case is mostly the launcher's teardown and a rank's one-second wait for rank
+# The table's rows in two lanes side by side (odd and even rows, each in its own folder; lane_start
+# in tests/checks.sh): a case is mostly the launcher's teardown and a rank's one-second wait for rank
 # 0 to speak.
 # run_lane LANE: every second row from LANE (0 or 1).
 run_lane() {
@@ -35,7 +35,7 @@ run_lane() {
         check "$program $args -> exit 2, one line with '$expected'" \
             expect_usage_error "$np" "$program" "$expected" $args
     done <"$table"
-    echo "$checks $failures" >"$work/counts"
+    lane_done
 }
 table=$work/table
 cat >"$table" <<'TABLE'
@@ -67,18 +67,10 @@ cat >"$table" <<'TABLE'
 3|fabperf_bibw|needs exactly 2 ranks, got 3|-m 8
 2|fabperf_bw|--output: cannot create|--output /nonexistent-dir/x.json
 TABLE
-for lane in 0 1; do
-    run_lane "$lane" >"$work/lane$lane.log" 2>&1 &
-done
+lane_start lane0 run_lane 0
+lane_start lane1 run_lane 1
 wait
-for lane in 0 1; do
-    cat "$work/lane$lane.log"
-    if read -r lane_checks lane_failures <"$work/lane$lane/counts"; then
-        checks=$((checks + lane_checks)) failures=$((failures + lane_failures))
-    else
-        check "the table's lane $lane ran to its end" false
-    fi
-done
+lanes_add lane0 lane1
 
 # A size larger than this host's memory is refused before anything is allocated.
 mem_kib=$(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo)

@@ -170,10 +170,9 @@ TABLE
 table >"$work/table"
 # The tables run side by side, each program's in two lanes (its odd and its even rows): a case is
 # mostly the launcher's idle teardown (a rank that rejects its command line waits a second for
-# rank 0 to speak), so this costs no accuracy. Each lane has its own folder and log, and leaves
-# its counts for the sums below.
-# run_table PROGRAM LANE: the table's rows for PROGRAM, every second one from LANE (0 or 1) (run
-# in the background, so in a subshell: its counts are left in a file).
+# rank 0 to speak), so this costs no accuracy. Each lane has its own folder, log and Open MPI
+# session folder (lane_start in tests/checks.sh).
+# run_table PROGRAM LANE: the table's rows for PROGRAM, every second one from LANE (0 or 1).
 run_table() {
     program=$1 lane=$2 case_dir=$work/$1.$2 checks=0 failures=0 row=0
     mkdir -p "$case_dir"
@@ -187,25 +186,18 @@ run_table() {
             expect_usage 2 "fabperf_$program" "$expected" "$@"
     done <"$work/table"
     echo "# fabperf_$program (lane $lane): table done; slowest case ${slowest_ms} ms, all cases ${total_ms} ms"
-    echo "$checks $failures" >"$work/$program.$lane.counts"
+    lane_done
 }
-lanes="0 1"
+names=
 for program in $programs; do
-    for lane in $lanes; do
-        run_table "$program" "$lane" >"$work/$program.$lane.log" 2>&1 &
+    for lane in 0 1; do
+        lane_start "$program.$lane" run_table "$program" "$lane"
+        names="$names $program.$lane"
     done
 done
 wait
-for program in $programs; do
-    for lane in $lanes; do
-        cat "$work/$program.$lane.log"
-        if read -r table_checks table_failures <"$work/$program.$lane.counts"; then
-            checks=$((checks + table_checks)) failures=$((failures + table_failures))
-        else
-            check "fabperf_$program: the table's lane $lane ran to its end" false
-        fi
-    done
-done
+# shellcheck disable=SC2086 # the lanes' names are words
+lanes_add $names
 
 # has_row PROGRAM SHORT LONG: a row that applies to PROGRAM uses -SHORT or --LONG.
 has_row() {
