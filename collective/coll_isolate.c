@@ -32,8 +32,11 @@ typedef struct iso_state {
     char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1]; /* rank 0: every rank's host */
 } iso_state_t;
 
-/* One group's measurement on its communicator; est valid on the group's rank 0. */
-static int measure_group(fp_run_t *run, size_t bytes, MPI_Comm group, fp_iso_est_t *est)
+/* One group's measurement on its communicator; est valid on the group's rank 0. A rooted
+ * collective's root is the group's rank 0 where it is fixed (the job's root, or a lead), else each
+ * member in turn, call after call: a member slow only in one role then shows in most samples of
+ * a group of 3 or more, and widens a pair's interval, whichever rank it is. */
+static int measure_group(fp_run_t *run, size_t bytes, MPI_Comm group, int fixed_root, fp_iso_est_t *est)
 {
     fp_ctx_t *ctx = &run->ctx;
     fp_coll_ctx_t *c = fp_coll_ctx(ctx);
@@ -52,6 +55,7 @@ static int measure_group(fp_run_t *run, size_t bytes, MPI_Comm group, fp_iso_est
     double samples[ISO_SAMPLES];
     for (int i = 0; rc == FP_OK && i < ISO_WARMUP + ISO_SAMPLES; i++) {
         double t = 0.0, slowest = 0.0;
+        c->root = fixed_root ? 0 : i % size;
         rc = c->ops->sync(ctx);
         if (rc == FP_OK) {
             double start = MPI_Wtime();
@@ -74,17 +78,20 @@ static int measure_group(fp_run_t *run, size_t bytes, MPI_Comm group, fp_iso_est
     return rc;
 }
 
-/* Every rank: its part of one round (group[] the same everywhere); rank 0 gets est[] per group. */
-static int run_round(fp_run_t *run, size_t bytes, const int *group, int ngroups, fp_iso_est_t *est)
+/* Every rank: its part of one round (group[] and lead[] the same everywhere); rank 0 gets est[] per
+ * group. A group's rank 0 is the job's root where the group has it, else the group's lead (the
+ * known-good partner of a confirmation): a rooted collective's fixed root (measure_group). */
+static int run_round(fp_run_t *run, size_t bytes, const int *group, const int *lead, int ngroups, fp_iso_est_t *est)
 {
     fp_ctx_t *ctx = &run->ctx;
     MPI_Comm mine;
     double sent[4] = {-1, NAN, NAN, NAN}, *got = NULL;
     int g = group[ctx->rank];
-    FP_MPI_CHECK(MPI_Comm_split(ctx->comm, g >= 0 ? g : MPI_UNDEFINED, ctx->rank, &mine));
+    int root = fp_coll_ctx(ctx)->root, key = ctx->rank == root ? -2 : g >= 0 && lead[g] == ctx->rank ? -1 : ctx->rank;
+    FP_MPI_CHECK(MPI_Comm_split(ctx->comm, g >= 0 ? g : MPI_UNDEFINED, key, &mine));
     if (mine != MPI_COMM_NULL) {
         fp_iso_est_t e = {NAN, NAN, NAN};
-        int rank, rc = measure_group(run, bytes, mine, &e);
+        int rank, rc = measure_group(run, bytes, mine, lead[g] >= 0 || group[root] == g, &e);
         MPI_Comm_rank(mine, &rank);
         MPI_Comm_free(&mine);
         FP_CHECK(rc);
@@ -103,36 +110,49 @@ static int run_round(fp_run_t *run, size_t bytes, const int *group, int ngroups,
     return FP_OK;
 }
 
-/* Rank 0's measure callback: tells every rank the round (its group count, then the groups). */
-static int measure_round(void *arg, const int *group, int ngroups, fp_iso_est_t *est)
+/* Rank 0's measure callback: tells every rank the round (its group count, then the groups and
+ * their leads; -1 where none). */
+static int measure_round(void *arg, const int *group, const int *lead, int ngroups, fp_iso_est_t *est)
 {
     iso_state_t *s = arg;
     fp_ctx_t *ctx = &s->run->ctx;
+    int n = ctx->nranks, *leads = malloc((size_t)n * sizeof *leads);
+    if (!leads)
+        return fp_fail("malloc(%zu B) for a round's leads failed", (size_t)n * sizeof *leads);
+    for (int g = 0; g < n; g++)
+        leads[g] = lead && g < ngroups ? lead[g] : -1;
+    int rc = FP_OK;
     if (MPI_Bcast(&ngroups, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS ||
-        MPI_Bcast((void *)group, ctx->nranks, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
-        return fp_fail("MPI_Bcast of a round's groups failed");
-    return run_round(s->run, s->bytes, group, ngroups, est) == FP_OK ? 0 : -1;
+        MPI_Bcast((void *)group, n, MPI_INT, 0, ctx->comm) != MPI_SUCCESS ||
+        MPI_Bcast(leads, n, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
+        rc = fp_fail("MPI_Bcast of a round's groups failed");
+    if (rc == FP_OK)
+        rc = run_round(s->run, s->bytes, group, leads, ngroups, est);
+    free(leads);
+    return rc == FP_OK ? 0 : -1;
 }
 
 /* Every other rank: rounds until rank 0 sends a group count of -1. */
 static int follow(fp_run_t *run, size_t bytes)
 {
     fp_ctx_t *ctx = &run->ctx;
-    int *group = malloc((size_t)ctx->nranks * sizeof *group), ngroups = 0;
-    if (!group)
-        return fp_fail("malloc(%zu B) for the groups failed", (size_t)ctx->nranks * sizeof *group);
-    for (;;) {
-        FP_MPI_CHECK(MPI_Bcast(&ngroups, 1, MPI_INT, 0, ctx->comm));
-        if (ngroups < 0)
+    int n = ctx->nranks, ngroups = 0, rc = FP_OK;
+    int *group = malloc((size_t)n * sizeof *group), *lead = malloc((size_t)n * sizeof *lead);
+    if (!group || !lead)
+        rc = fp_fail("malloc(%zu B) for the groups failed", 2 * (size_t)n * sizeof *group);
+    while (rc == FP_OK) {
+        if (MPI_Bcast(&ngroups, 1, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
+            rc = fp_fail("MPI_Bcast of a round's group count failed");
+        if (rc != FP_OK || ngroups < 0)
             break;
-        FP_MPI_CHECK(MPI_Bcast(group, ctx->nranks, MPI_INT, 0, ctx->comm));
-        if (run_round(run, bytes, group, ngroups, NULL) != FP_OK) {
-            free(group);
-            return FP_ERR;
-        }
+        if (MPI_Bcast(group, n, MPI_INT, 0, ctx->comm) != MPI_SUCCESS || MPI_Bcast(lead, n, MPI_INT, 0, ctx->comm) != MPI_SUCCESS)
+            rc = fp_fail("MPI_Bcast of a round's groups failed");
+        else
+            rc = run_round(run, bytes, group, lead, ngroups, NULL);
     }
     free(group);
-    return FP_OK;
+    free(lead);
+    return rc;
 }
 
 static const char *status_name(fp_iso_status_t s, int judged)

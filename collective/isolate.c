@@ -191,8 +191,9 @@ static int confirm_round(int n, const int *leaf_of, const char *good, int pass, 
 {
     int *pool = malloc((size_t)n * sizeof *pool), npool = 0, used = 0, ngroups = 0;
     int *pair_member = malloc((size_t)n * sizeof *pair_member), *excluded = calloc((size_t)n + 1, sizeof *excluded);
+    int *lead = malloc((size_t)n * sizeof *lead);
     double *ref = malloc((size_t)(n + 1) * sizeof *ref);
-    fp_iso_round_t *r = pool && pair_member && excluded && ref ? round_open(out, n, n / 2, 0) : NULL;
+    fp_iso_round_t *r = pool && pair_member && excluded && ref && lead ? round_open(out, n, n / 2, 0) : NULL;
     int rc = r ? 0 : -1;
     if (rc == 0) {
         for (int k = 0; k < n; k++)
@@ -202,16 +203,18 @@ static int confirm_round(int n, const int *leaf_of, const char *good, int pass, 
             r->group[k] = -1;
         for (int k = 0; k < n && used < npool; k++)
             if (leaf_of[k] >= 0) {
+                lead[ngroups] = pool[used];
                 r->group[k] = r->group[pool[used++]] = ngroups;
                 r->judged[ngroups] = 1;
                 pair_member[ngroups++] = k;
             }
         for (; used + 1 < npool; used += 2) {
             r->group[pool[used]] = r->group[pool[used + 1]] = ngroups;
+            lead[ngroups] = -1;
             pair_member[ngroups++] = -1;
         }
         r->ngroups = ngroups;
-        rc = ngroups && measure(arg, r->group, ngroups, r->est) != 0 ? -1 : 0;
+        rc = ngroups && measure(arg, r->group, lead, ngroups, r->est) != 0 ? -1 : 0;
     }
     if (rc == 0 && ngroups) {
         judge_round(r, n, excluded, ref);
@@ -222,7 +225,7 @@ static int confirm_round(int n, const int *leaf_of, const char *good, int pass, 
                 reference_us[pair_member[g]] = ref[g];
             }
     }
-    free(pool), free(pair_member), free(excluded), free(ref);
+    free(pool), free(pair_member), free(excluded), free(ref), free(lead);
     return rc;
 }
 
@@ -257,7 +260,7 @@ static int retest_together(int n, const int *leaf_of, int nleaves, const int *le
         }
     if (rc == 0) {
         r->ngroups = ngroups;
-        rc = measure(arg, r->group, ngroups, r->est) != 0 ? -1 : 0;
+        rc = measure(arg, r->group, NULL, ngroups, r->est) != 0 ? -1 : 0;
     }
     if (rc == 0)
         judge_round(r, n, excluded, ref);
@@ -331,7 +334,7 @@ static int retest_level(int n, const fp_iso_round_t *level, const char *slow, co
         memcpy(r->group, level->group, (size_t)n * sizeof *r->group);
         for (int g = 0; g < r->ngroups; g++)
             r->judged[g] = level->judged[g];
-        rc = measure(arg, r->group, r->ngroups, r->est) != 0 ? -1 : 0;
+        rc = measure(arg, r->group, NULL, r->ngroups, r->est) != 0 ? -1 : 0;
     }
     if (rc == 0)
         judge_round(r, n, excluded, ref);
@@ -395,7 +398,7 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
         free(group);
         for (int g = 0; g < ngroups; g++)
             r->judged[g] = slow_prev[parent[g]] && !excluded[g];
-        if (measure(arg, r->group, ngroups, r->est) != 0) {
+        if (measure(arg, r->group, NULL, ngroups, r->est) != 0) {
             rc = -1;
             break;
         }

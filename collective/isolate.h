@@ -58,8 +58,11 @@ typedef struct fp_iso_result {
 } fp_iso_result_t;
 
 /* Measures one round: every rank with group[r] >= 0 runs the collective in its group, all groups
- * at the same time; fills est[g] for g < ngroups. Returns 0, or -1 on failure (the search ends). */
-typedef int (*fp_iso_measure_fn)(void *arg, const int *group, int ngroups, fp_iso_est_t *est);
+ * at the same time; fills est[g] for g < ngroups. lead (NULL: none) names per group the rank that
+ * leads it, or -1: in a confirmation the known-good partner, so that a rooted collective's root is
+ * the partner and the member under test keeps the role it has in the whole job (a member slow only
+ * as a sender would hide as the root of a reduce). Returns 0, or -1 on failure (the search ends). */
+typedef int (*fp_iso_measure_fn)(void *arg, const int *group, const int *lead, int ngroups, fp_iso_est_t *est);
 
 /* The groups of every level: ranks ordered by node (node[r], then r), each group split in two at
  * the node boundary nearest its middle while it spans nodes, else at its middle. Fills group[r]
