@@ -89,6 +89,33 @@ static int nccl_complete(fp_ctx_t *ctx)
     return ctx->params->timer == FP_TIMER_CUDA ? FP_OK : fp_nccl_wait(state(ctx));
 }
 
+static int nccl_wait(fp_ctx_t *ctx)
+{
+    return fp_nccl_wait(state(ctx));
+}
+
+/* --isolate: a group's own communicator, split from the job's. */
+static int nccl_split(fp_ctx_t *ctx, int color, int key, void **group_state)
+{
+    fp_nccl_t *child = calloc(1, sizeof *child);
+    if (!child)
+        return fp_fail("calloc(NCCL group state) failed");
+    if (fp_nccl_split(state(ctx), color, key, child) != FP_OK) {
+        free(child);
+        return FP_ERR;
+    }
+    *group_state = child;
+    return FP_OK;
+}
+
+static void nccl_unsplit(fp_ctx_t *ctx, void *group_state)
+{
+    (void)ctx;
+    if (group_state)
+        fp_nccl_close(group_state);
+    free(group_state);
+}
+
 static int nccl_allreduce(fp_ctx_t *ctx, const void *send, void *recv, size_t count)
 {
     fp_nccl_t *s = state(ctx);
@@ -147,4 +174,5 @@ const fp_coll_ops_t fp_coll_nccl = {
     .types = (1u << FP_TYPE_COUNT) - 1,
     .no_in_place = 1u << FP_COLL_ALLTOALL, /* sends would read what receives overwrite */
     .rs_in_place_at_start = 0, .device_only = 1, .min_batch = FP_NCCL_MIN_BATCH,
+    .split = nccl_split, .unsplit = nccl_unsplit, .wait = nccl_wait,
 };

@@ -29,6 +29,21 @@ int fp_nccl_open(fp_nccl_t *s, MPI_Comm comm, int rank, int nranks, char *versio
     return FP_OK;
 }
 
+int fp_nccl_split(const fp_nccl_t *parent, int color, int key, fp_nccl_t *child)
+{
+    child->stream = parent->stream;
+    child->comm = NULL;
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 18, 0)
+    FP_NCCL_CHECK(ncclCommSplit(parent->comm, color >= 0 ? color : NCCL_SPLIT_NOCOLOR, key, &child->comm, NULL));
+    return FP_OK;
+#else
+    (void)color;
+    (void)key;
+    return fp_fail("ncclCommSplit: needs NCCL 2.18 or later; this fabperf was built with %d.%d.%d", NCCL_MAJOR,
+                   NCCL_MINOR, NCCL_PATCH);
+#endif
+}
+
 int fp_nccl_wait(fp_nccl_t *s)
 {
     for (;;) {

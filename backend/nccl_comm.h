@@ -29,6 +29,11 @@ int fp_nccl_fail(ncclResult_t rc, const char *call, const char *file, int line);
 int fp_nccl_open(fp_nccl_t *s, MPI_Comm comm, int rank, int nranks, char *version_text, size_t len,
                  int *device);
 
+/* child: the communicator of parent's ranks of the same color (-1: none; child->comm NULL), in
+ * the order of key, on parent's stream (ncclCommSplit, NCCL 2.18 and later). Every rank of
+ * parent calls it. */
+int fp_nccl_split(const fp_nccl_t *parent, int color, int key, fp_nccl_t *child);
+
 /* Waits for the stream while polling the communicator; aborts the communicator on an error so
  * that no rank stays blocked in NCCL. */
 int fp_nccl_wait(fp_nccl_t *s);

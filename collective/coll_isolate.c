@@ -60,8 +60,8 @@ static int measure_group(fp_run_t *run, size_t bytes, MPI_Comm group, int fixed_
         if (rc == FP_OK) {
             double start = MPI_Wtime();
             rc = c->call(ctx, c, ctx->sbuf, ctx->rbuf);
-            if (rc == FP_OK)
-                rc = c->ops->complete(ctx);
+            if (rc == FP_OK) /* timed to its end by MPI_Wtime, whatever the sweep's timer */
+                rc = c->ops->wait ? c->ops->wait(ctx) : c->ops->complete(ctx);
             t = MPI_Wtime() - start;
         }
         if (rc == FP_OK && MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, group) != MPI_SUCCESS)
@@ -89,15 +89,29 @@ static int run_round(fp_run_t *run, size_t bytes, const int *group, const int *l
     int g = group[ctx->rank];
     int root = fp_coll_ctx(ctx)->root, key = ctx->rank == root ? -2 : g >= 0 && lead[g] == ctx->rank ? -1 : ctx->rank;
     FP_MPI_CHECK(MPI_Comm_split(ctx->comm, g >= 0 ? g : MPI_UNDEFINED, key, &mine));
+    fp_coll_ctx_t *c = fp_coll_ctx(ctx);
+    void *world_state = c->state, *group_state = NULL;
+    if (c->ops->split && c->ops->split(ctx, g, key, &group_state) != FP_OK) { /* every rank, as MPI's */
+        if (mine != MPI_COMM_NULL)
+            MPI_Comm_free(&mine);
+        return FP_ERR;
+    }
+    int rc = FP_OK;
     if (mine != MPI_COMM_NULL) {
         fp_iso_est_t e = {NAN, NAN, NAN};
-        int rank, rc = measure_group(run, bytes, mine, lead[g] >= 0 || group[root] == g, &e);
+        if (group_state)
+            c->state = group_state;
+        int rank;
+        rc = measure_group(run, bytes, mine, lead[g] >= 0 || group[root] == g, &e);
+        c->state = world_state;
         MPI_Comm_rank(mine, &rank);
         MPI_Comm_free(&mine);
-        FP_CHECK(rc);
         if (rank == 0)
             sent[0] = g, sent[1] = e.us, sent[2] = e.lo, sent[3] = e.hi;
     }
+    if (c->ops->unsplit)
+        c->ops->unsplit(ctx, group_state);
+    FP_CHECK(rc);
     if (ctx->rank == 0 && !(got = malloc((size_t)ctx->nranks * sizeof sent)))
         return fp_fail("malloc(%zu B) for a round's figures failed", (size_t)ctx->nranks * sizeof sent);
     FP_MPI_CHECK(MPI_Gather(sent, 4, MPI_DOUBLE, got, 4, MPI_DOUBLE, 0, ctx->comm));

@@ -110,7 +110,7 @@ static int coll_prepare(fp_run_t *run, char *err, size_t errlen)
     run->mpi_moves_device_data = !c->ops->device_only;
     if (c->ops->device_only)
         run->gpu_per_rank = "--backend nccl";
-    if (p->isolate && c->ops->device_only) {
+    if (p->isolate && c->ops->device_only && !c->ops->split && !c->ops->missing) {
         snprintf(err, errlen, "--isolate: with --backend %s not available (its communicator is not split into "
                  "groups here); accepted: --backend mpi", c->ops->name);
         return FP_ERR;

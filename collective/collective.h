@@ -93,6 +93,15 @@ typedef struct fp_coll_ops {
      * previous call's work only when several follow each other (nccl-tests' timing); 0: none. */
     long min_batch;
     const char *missing; /* set when this build lacks the backend: says how to get it */
+    /* --isolate, where the backend has a communicator of its own (NCCL): every rank of ctx->comm
+     * calls split (color -1: in no group; key orders a group as MPI_Comm_split's does) and gets
+     * the state of its group's communicator, which measurements swap in for ctx's state; unsplit
+     * releases it. NULL: ctx->comm set to the group's MPI communicator is enough. */
+    int (*split)(fp_ctx_t *ctx, int color, int key, void **group_state);
+    void (*unsplit)(fp_ctx_t *ctx, void *group_state);
+    /* Waits for the calls enqueued whatever the timer (complete does not where the timer times the
+     * work itself); NULL: complete does. */
+    int (*wait)(fp_ctx_t *ctx);
 } fp_coll_ops_t;
 
 extern const fp_coll_ops_t fp_coll_mpi, fp_coll_nccl;

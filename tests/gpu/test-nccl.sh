@@ -99,5 +99,23 @@ if [ "$("$FABPERF_GPU_PROBE" | awk '{ print $1; exit }')" = 1 ]; then
         check "nccl $program, two ranks on one GPU: refused up front (exit 2, one line)" sh -c \
             "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_$program:' '$work/err') -eq 1 ] && grep -Eq '^fabperf_$program: --backend nccl: ranks 0 and 1 share the GPU .* and NCCL needs one GPU per rank' '$work/err' && ! grep -q 'Duplicate GPU' '$work/err' '$work/out'"
     done
+    # --isolate with NCCL needs 4 ranks, each on its own GPU: on one GPU, the same refusal.
+    run_job 4 default fabperf_allreduce --backend nccl --isolate -m 1M:1M -i 10 -x 1
+    check "nccl --isolate, four ranks on one GPU: refused up front (exit 2, one line)" sh -c \
+        "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allreduce:' '$work/err') -eq 1 ] && grep -q 'share the GPU .* and NCCL needs one GPU per rank' '$work/err'"
+fi
+# --isolate with NCCL on one rank: the sweep runs, the search says it has too few ranks (exit 4).
+run_job 1 default fabperf_allreduce --backend nccl --isolate -m 1M:1M -i 10 -x 1 --format json
+check "nccl --isolate on one rank: the sweep measured, the search too few ranks to search, exit 4" json_check "$work/out" \
+    "$rc == 4 and len(rows) == 1 and [(i['mode'], i['rounds'], i['decided'], i['reason']) for i in records if i['type'] == 'isolate'] == [('search', 0, False, 'too few ranks to search (1 < 4)')]"
+# The split itself (backend/nccl_comm.c, ncclCommSplit), as a search makes it each round, on the
+# GPUs there are: groups of two ranks ordered by key, an allreduce on each group checked, a rank
+# in no group without a communicator.
+if [ -n "${FABPERF_NCCL_SPLIT:-}" ]; then
+    gpus=$("$FABPERF_GPU_PROBE" | awk '{ print $1; exit }')
+    timeout 300 "$FABPERF_LAUNCH" "$gpus" default "$FABPERF_NCCL_SPLIT" </dev/null >"$work/out" 2>"$work/err"
+    rc=$?
+    cat "$work/out" "$work/err"
+    check "fp_nccl_split on $gpus GPU(s): every check holds, exit 0" sh -c "[ $rc -eq 0 ] && ! grep -q '^not ok' '$work/out' && [ \$(grep -c '^ok' '$work/out') -eq $((gpus * 5)) ]"
 fi
 finish
