@@ -56,22 +56,28 @@ run_with_fault() {
     elapsed_ms=$(($(now_ms) - job_start))
 }
 
-# run_with_slow NP TRANSPORT SETTINGS PROGRAM [ARGS...]: like run_with_fault, with the ranks
-# preloading the slow-rank library (tests/faults/slow.c); SETTINGS: NAME=VALUE words for it.
-# Sets $foreign: the share of the cores that other processes kept busy meanwhile (0 to 1,
-# tests/foreign_cpu.py).
-run_with_slow() {
-    job_np=$1 job_transport=$2 job_settings=$3 job_program=$4
-    shift 4
+# run_watched NP TRANSPORT COMMAND...: a job like run_job's (COMMAND with its path), watched by
+# tests/foreign_cpu.py: sets $rc, $elapsed_ms and $foreign, the share of the cores that other
+# processes kept busy meanwhile (0 to 1), which loaded reads.
+run_watched() {
+    job_np=$1 job_transport=$2
+    shift 2
     job_start=$(now_ms)
-    # shellcheck disable=SC2086 # settings are words by design
     "$PYTHON3" "$FABPERF_TESTS_DIR/foreign_cpu.py" "$work/foreign" \
-        timeout 120 "$FABPERF_LAUNCH" "$job_np" "$job_transport" env LD_PRELOAD="$FABPERF_SLOW_LIB" \
-        ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" $job_settings \
-        "$FABPERF_BIN/$job_program" "$@" </dev/null >"$work/out" 2>"$work/err"
+        timeout 300 "$FABPERF_LAUNCH" "$job_np" "$job_transport" "$@" </dev/null >"$work/out" 2>"$work/err"
     rc=$?
     # shellcheck disable=SC2034 # read by the tests
     elapsed_ms=$(($(now_ms) - job_start)) foreign=$(cat "$work/foreign" 2>/dev/null || echo 0)
+}
+
+# run_with_slow NP TRANSPORT SETTINGS PROGRAM [ARGS...]: run_watched with the ranks preloading the
+# slow-rank library (tests/faults/slow.c); SETTINGS: NAME=VALUE words for it.
+run_with_slow() {
+    job_np=$1 job_transport=$2 job_settings=$3 job_program=$4
+    shift 4
+    # shellcheck disable=SC2086 # settings are words by design
+    run_watched "$job_np" "$job_transport" env LD_PRELOAD="$FABPERF_SLOW_LIB" \
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" $job_settings "$FABPERF_BIN/$job_program" "$@"
 }
 
 # loaded: the last run_with_slow shared the cores with a second job: other processes kept at least

@@ -67,9 +67,7 @@ steady_batch() {
 }
 batch_never_alternates() {
     for batch_try in 1 2 3; do
-        "$PYTHON3" "$FABPERF_TESTS_DIR/foreign_cpu.py" "$work/foreign" timeout 300 "$FABPERF_LAUNCH" 2 sm \
-            "$FABPERF_BIN/fabperf_latency" -m 1:64K -i 2000 --format json </dev/null >"$work/out" 2>"$work/err"
-        foreign=$(cat "$work/foreign" 2>/dev/null || echo 0)
+        run_watched 2 sm "$FABPERF_BIN/fabperf_latency" -m 1:64K -i 2000 --format json
         steady_batch && return 0
         echo "  try $batch_try: foreign load $foreign, batches by size: $(json_check "$work/out" \
             "print(' '.join(f\"{r['size']}:{r['batch']}\" for r in rows)) or True")"
