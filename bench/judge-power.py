@@ -65,7 +65,7 @@ def markdown(log):
                    key=lambda c: (c[0], MODES.index(c[1]), c[2]))
     faults = sorted({(r["fault"][0], r["fault"][3]) for r in runs if r["fault"]},
                     key=lambda f: (["sender", "receiver", "link", "sender-part", "receiver-part",
-                                    "link-part"].index(f[0]), -f[1]))
+                                    "link-part", "member"].index(f[0]), -f[1]))
     print("| program | mode | ranks | false alarms | " + " | ".join(f"{a} {f:g}x" for a, f in faults) + " |")
     print("|---|---|---|---|" + "---|" * len(faults))
     for prog, mode, np in cases:
