@@ -296,9 +296,10 @@ static fp_json_t *value(reader_t *r)
     }
     default: break;
     }
-    if (literal(r, "true") || literal(r, "false")) {
+    int is_true = literal(r, "true");
+    if (is_true || literal(r, "false")) {
         if ((v = node(r, FP_JSON_BOOL)))
-            v->boolean = r->at[-1] == 'e' && r->at[-2] == 'u';
+            v->boolean = is_true;
         return v;
     }
     if (literal(r, "null"))

@@ -411,16 +411,12 @@ static int seed_suspects(fp_run_t *run, const char *host, char *err, size_t errl
             fp_append(missing, sizeof missing, "%s%s", missing[0] ? ", " : "", word);
             continue;
         }
+        char as[32] = "its ranks"; /* a host: every rank on it; host:R: rank R */
         if (r >= 0)
-            fp_append(c->seed_list, sizeof c->seed_list, "%s%d", c->seed_list[0] ? "," : "", r);
-        else
-            fp_append(c->seed_list, sizeof c->seed_list, "%s%s", c->seed_list[0] ? "," : "", word);
-        if (r >= 0)
-            fp_append(c->seed_note, sizeof c->seed_note, "%s %s (rank %d)", strchr(c->seed_note, ';') ? "," : "; in this job:",
-                      word, r);
-        else
-            fp_append(c->seed_note, sizeof c->seed_note, "%s %s (its ranks)", strchr(c->seed_note, ';') ? "," : "; in this job:",
-                      word);
+            snprintf(as, sizeof as, "rank %d", r);
+        fp_append(c->seed_list, sizeof c->seed_list, "%s%s", c->seed_list[0] ? "," : "", r >= 0 ? as + 5 : word);
+        fp_append(c->seed_note, sizeof c->seed_note, "%s %s (%s)", strchr(c->seed_note, ';') ? "," : "; in this job:",
+                  word, as);
     }
     if (missing[0])
         fp_append(c->seed_note, sizeof c->seed_note, "; not in this job: %s", missing);

@@ -12,18 +12,22 @@ failed() {
     fail=1
 }
 
-# netns_need_openmpi PROGRAM: skips (77) unless this build is Open MPI's and has PROGRAM;
-# sets $program_path.
+# netns_need_openmpi PROGRAM [DIR]: skips (77) unless this build is Open MPI's, has PROGRAM in DIR
+# (default $FABPERF_BIN) and mpirun and python3 are installed; sets $program_path.
 netns_need_openmpi() {
     if [[ ${FABPERF_MPI_FLAVOR:-openmpi} != openmpi ]]; then
         echo "SKIP: runs Open MPI's mpirun; this build uses ${FABPERF_MPI_FLAVOR}"
         exit 77
     fi
-    program_path=$(cd "${FABPERF_BIN:-/nonexistent}" 2>/dev/null && pwd)/$1
+    program_path=$(cd "${2:-${FABPERF_BIN:-/nonexistent}}" 2>/dev/null && pwd)/$1
     if [[ ! -x $program_path ]]; then
-        echo "SKIP: $1 not built (FABPERF_BIN)"
+        echo "SKIP: $1 not built (${2:-FABPERF_BIN})"
         exit 77
     fi
+    local p
+    for p in mpirun python3; do
+        command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
+    done
 }
 
 # shellcheck disable=SC2317 # called from the trap
@@ -44,6 +48,18 @@ netns_start() {
     [[ $rc -eq 0 ]] || exit "$rc"
     # shellcheck disable=SC2034
     mapfile -t hosts < <("$nh" hosts)
+}
+
+# netns_bridge_start NAME N: as netns_start, with N hosts on one bridge (netns-bridge.sh, as $nb).
+netns_bridge_start() {
+    nb=$here/netns-bridge.sh
+    work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-$1.XXXXXX")
+    chmod 0755 "$work"
+    trap '"$nb" down; rm -rf "$work"' EXIT
+    trap 'exit 1' INT TERM
+    "$nb" up "$2"
+    local rc=$?
+    [[ $rc -eq 0 ]] || exit "$rc"
 }
 
 # netns_socket_mbps [BYTES]: what a plain TCP stream moves from the first host to the second over

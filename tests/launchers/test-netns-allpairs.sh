@@ -16,40 +16,11 @@
 # Exit status: 0 pass, 1 fail, 77 skip (automake convention).
 
 here=$(cd "$(dirname "$0")" && pwd)
-nb=$here/netns-bridge.sh
-
-if [[ ${FABPERF_MPI_FLAVOR:-openmpi} != openmpi ]]; then
-    echo "SKIP: runs Open MPI's mpirun; this build uses ${FABPERF_MPI_FLAVOR}"
-    exit 77
-fi
-allpairs=$(cd "${FABPERF_PAIRS_BIN:-/nonexistent}" 2>/dev/null && pwd)/fabperf_allpairs
-if [[ ! -x $allpairs ]]; then
-    echo "SKIP: fabperf_allpairs not built (FABPERF_PAIRS_BIN)"
-    exit 77
-fi
-for p in mpirun python3; do
-    command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
-done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-netns-allpairs.XXXXXX")
-chmod 0755 "$work"
-# shellcheck disable=SC2317 # called from the trap
-cleanup() {
-    "$nb" down
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-"$nb" up 6
-rc=$?
-[[ $rc -eq 0 ]] || exit "$rc"
-
-fail=0
-failed() {
-    echo "FAIL: $*"
-    fail=1
-}
+# shellcheck source=tests/launchers/netns-test.sh
+. "$here/netns-test.sh"
+netns_need_openmpi fabperf_allpairs "${FABPERF_PAIRS_BIN:-}"
+allpairs=$program_path
+netns_bridge_start netns-allpairs 6
 
 # Every host's rank in a scheduling group of its own (netns-bridge.sh mpirun), none in this
 # script's: where the kernel groups each session's tasks, a rank that shared the caller's group

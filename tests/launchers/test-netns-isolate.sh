@@ -12,40 +12,11 @@
 # Exit status: 0 pass, 1 fail, 77 skip (automake convention).
 
 here=$(cd "$(dirname "$0")" && pwd)
-nb=$here/netns-bridge.sh
-
-if [[ ${FABPERF_MPI_FLAVOR:-openmpi} != openmpi ]]; then
-    echo "SKIP: runs Open MPI's mpirun; this build uses ${FABPERF_MPI_FLAVOR}"
-    exit 77
-fi
-bin=$(cd "${FABPERF_COLL_BIN:-/nonexistent}" 2>/dev/null && pwd)
-if [[ ! -x $bin/fabperf_allreduce ]]; then
-    echo "SKIP: the collectives are not built (FABPERF_COLL_BIN)"
-    exit 77
-fi
-for p in mpirun python3; do
-    command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
-done
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-netns-isolate.XXXXXX")
-chmod 0755 "$work"
-# shellcheck disable=SC2317 # called from the trap
-cleanup() {
-    "$nb" down
-    rm -rf "$work"
-}
-trap cleanup EXIT
-trap 'exit 1' INT TERM
-
-"$nb" up 6
-rc=$?
-[[ $rc -eq 0 ]] || exit "$rc"
-
-fail=0
-failed() {
-    echo "FAIL: $*"
-    fail=1
-}
+# shellcheck source=tests/launchers/netns-test.sh
+. "$here/netns-test.sh"
+netns_need_openmpi fabperf_allreduce "${FABPERF_COLL_BIN:-}"
+bin=$(dirname "$program_path")
+netns_bridge_start netns-isolate 6
 
 # search PROGRAM: one search at 64 KiB; exit status in $rc, what stands in $standing ("kind ranks
 # nodes" per finding), the search's line in $said.

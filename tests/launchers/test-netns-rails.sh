@@ -24,7 +24,7 @@ export FABPERF_NETNS_PREFIX=fabperf-rails FABPERF_NETNS_NET=10.78.0 FABPERF_NETN
 . "$here/netns-test.sh"
 netns_need_openmpi fabperf_bw
 bin=$(dirname "$program_path")
-for p in mpirun python3 fi_info ucx_info; do
+for p in fi_info ucx_info; do
     command -v "$p" >/dev/null || { echo "SKIP: $p not installed"; exit 77; }
 done
 netns_start netns-rails
