@@ -128,6 +128,27 @@ typedef struct fp_judge_summary {
 int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts,
                      fp_finding_t *out, size_t max, size_t *count, fp_judge_summary_t *summary);
 
+/* The slowest link this matrix could hide (outlier_resolution.c), measured on the matrix itself
+ * with its suspects put back to their typical values: 1 when, slowing any of up to
+ * FP_RESOLUTION_PROBES probe cells spread over it (not the suspects') by FP_JUDGE_MAX_RESOLUTION,
+ * the screen names that cell a slow link for at least FP_RESOLUTION_POWER of them; else the
+ * smallest factor of a ladder up to 10 that does, INFINITY when none. Deterministic. Measured on
+ * every matrix of up to FP_RESOLUTION_MAX_CELLS cells, and on larger ones with fewer than
+ * FP_RESOLUTION_PER_ROW cells per node (sampled sweeps); else 1: with many cells per node a link's
+ * cell barely pulls its nodes' fitted effects, the noise alone tells the resolution, and a screen
+ * of a million cells per probe would cost seconds. */
+#define FP_RESOLUTION_PROBES 16
+#define FP_RESOLUTION_POWER 0.9
+#define FP_RESOLUTION_PER_ROW 8
+#define FP_RESOLUTION_MAX_CELLS 512
+double fp_link_resolution(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts,
+                          const fp_finding_t *suspects, size_t nsuspects);
+/* "2.3 x", or "10 x (or none)" for INFINITY. */
+void fp_resolution_text(double resolution, char *buf, size_t len);
+/* Whether the screen names a -> b a slow link in these cells (1), not (0), or -1 out of memory. */
+int fp_screen_sees_link(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts, size_t a,
+                        size_t b);
+
 /* Whether a sweep of these shifts can place slow senders, receivers and links (FP_PLACES_*); with
  * reason (may be NULL) saying what is missing. */
 unsigned fp_judge_places(const fp_shifts_t *layout, int round_trip, char *reason, size_t len);

@@ -46,13 +46,22 @@ static double value_of(const judge_t *J, double g)
 }
 
 /* Robust sd (1.4826 MAD about the median) of the finite values of x[0..n), reordered; skip_center:
- * values equal to the median do not count (median polish leaves residuals exactly zero). */
+ * values equal to the median do not count (median polish leaves residuals exactly zero), unless
+ * fewer than a quarter of the values differ from it: then the matrix itself is that exact (a known
+ * clock, identical cells), and the few that differ are outliers that must not size their own scale. */
 static double robust_sd(double *x, size_t n, int skip_center)
 {
-    double center = fp_median_finite(x, n);
-    size_t m = 0;
+    size_t finite = 0, m = 0, off = 0;
     for (size_t i = 0; i < n; i++)
-        if (isfinite(x[i]) && (!skip_center || fabs(x[i] - center) > 1e-12))
+        if (isfinite(x[i]))
+            x[finite++] = x[i];
+    double center = fp_median_finite(x, finite);
+    for (size_t i = 0; i < finite; i++)
+        off += fabs(x[i] - center) > 1e-12;
+    if (4 * off < finite)
+        skip_center = 0;
+    for (size_t i = 0; i < finite; i++)
+        if (!skip_center || fabs(x[i] - center) > 1e-12)
             x[m++] = fabs(x[i] - center);
     double mad = fp_median_finite(x, m);
     return isfinite(mad) ? MAD_TO_SD * mad : 0.0;
@@ -512,6 +521,38 @@ static void fill_summary(const judge_t *J, unsigned places, fp_judge_summary_t *
     s->link_floor = 1.0;
 }
 
+int fp_screen_sees_link(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts, size_t a,
+                        size_t b)
+{
+    size_t n = layout->n;
+    judge_t J;
+    finding_list_t l = {0};
+    unsigned char *slow = calloc(n + layout->nshifts + 1, 1);
+    double *z = malloc((2 * n + 1) * sizeof *z);
+    size_t *idx = malloc((2 * layout->nshifts + n + 1) * sizeof *idx);
+    int seen = -1;
+    memset(&J, 0, sizeof J);
+    if (slow && z && idx && judge_open(&J, layout, cells, opts) == 0) {
+        judge_nodes(&J, slow, z, idx);
+        if (add_node_findings(&J, slow, z, idx, &l) == 0 && add_round_findings(&J, slow, slow + n, idx, &l) == 0 &&
+            add_link_findings(&J, slow, slow + n, &l) == 0) {
+            seen = 0;
+            for (size_t i = 0; i < l.count && !seen; i++) {
+                const fp_finding_t *f = &l.items[i];
+                seen = (f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH) &&
+                       (((size_t)f->a == a && (size_t)f->b == b) ||
+                        (f->kind == FP_FIND_LINK_BOTH && (size_t)f->a == b && (size_t)f->b == a));
+            }
+        }
+    }
+    judge_close(&J);
+    free(l.items);
+    free(slow);
+    free(z);
+    free(idx);
+    return seen;
+}
+
 int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts,
                      fp_finding_t *out, size_t max, size_t *count, fp_judge_summary_t *summary)
 {
@@ -540,12 +581,18 @@ int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp
                      : 0;
         }
         double quiet = quiet_noise_sd(&J, slow, slow + n), resolution = exp(FP_LINK_Z * quiet);
+        /* The noise alone understates what a fit with few cells per node hides: the link's own
+         * cell pulls its sender's and receiver's effects toward it. Measured on this matrix. */
+        if (places && rc == 0 && resolution <= FP_JUDGE_MAX_RESOLUTION)
+            resolution = fmax(resolution, fp_link_resolution(layout, cells, opts, l.items, l.count));
         if (places && resolution > FP_JUDGE_MAX_RESOLUTION) { /* a pass would claim what it cannot see */
             s->decided = 0;
             s->link_floor = resolution;
+            char shown[32];
+            fp_resolution_text(resolution, shown, sizeof shown);
             snprintf(s->reason, sizeof s->reason,
-                     "too noisy to judge: cell noise %.0f %%, only links slower than %.1f x would show",
-                     100.0 * (exp(quiet) - 1.0), resolution);
+                     "too noisy to judge: cell noise %.0f %%, only links slower than %s would show",
+                     100.0 * (exp(quiet) - 1.0), shown);
             if (rc == 0)
                 rc = add_material_nodes(&J, slow, z, idx, &l);
         }

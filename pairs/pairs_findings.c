@@ -141,9 +141,10 @@ static void json_finding(FILE *out, fp_run_t *run, size_t bytes, const fp_findin
 static void retest_why(const fp_run_t *run, const fp_cell_t *alone, const fp_cell_t *healthy, fp_retest_t status,
                        int retested, int round, double link_floor, char *buf, size_t len)
 {
-    char floor_text[160];
-    snprintf(floor_text, sizeof floor_text, "undecided (slower, but by less than the %.1f x that this matrix's noise "
-             "lets a healthy link show)", link_floor);
+    char floor_text[160], shown[32];
+    fp_resolution_text(link_floor, shown, sizeof shown);
+    snprintf(floor_text, sizeof floor_text, "undecided (slower, but by less than the %s that this matrix's noise "
+             "lets a healthy link show)", shown);
     const char *unit = fp_pairs_unit(run);
     const char *what = round ? "run again" : "alone";
     const char *base = round ? "a typical round run again" : "healthy pairs alone";

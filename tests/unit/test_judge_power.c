@@ -37,6 +37,10 @@ typedef struct trial_result {
 /* One matrix of n nodes on the shifts of layout with the fault (magnitude `slow`, e.g. 0.1) on node
  * `a` (link a -> b; round 1), judged; whether the fault was named exactly and whether anything else
  * was named. */
+/* The spread between cells, and the spread within one cell that its CI reflects: equal unless a
+ * test sets them apart (a loaded machine: cells scattered far beyond their own CIs). */
+static double cell_noise = NOISE, ci_noise = NOISE;
+
 static trial_result_t trial(const fp_shifts_t *L, int with_rounds, fault_t fault, double slow, size_t a, size_t b)
 {
     static fp_cell_t cells[MAXN * (MAXN - 1)];
@@ -49,7 +53,7 @@ static trial_result_t trial(const fp_shifts_t *L, int with_rounds, fault_t fault
                                     (fault == F_LINK && i == a && j == b) || (fault == F_ROUND && r == 1)
                                 ? slow
                                 : 1.0;
-            double m = 1000.0 * factor * exp(NOISE * gaussian()), w = exp(1.96 * NOISE);
+            double m = 1000.0 * factor * exp(cell_noise * gaussian()), w = exp(1.96 * ci_noise);
             cells[r * n + i] = (fp_cell_t){m, m / w, m * w};
         }
     fp_judge_opts_t o = {.higher_is_better = 1, .with_rounds = with_rounds};
@@ -75,7 +79,7 @@ static trial_result_t trial(const fp_shifts_t *L, int with_rounds, fault_t fault
 }
 
 typedef struct rates {
-    int trials, undecided, found, wrong;
+    int trials, undecided, found, wrong, decided_found;
 } rates_t;
 
 /* The fault's node a and, for a link, its receiver b on a measured shift, both varied by trial. */
@@ -87,6 +91,7 @@ static rates_t run(size_t n, const fp_shifts_t *L, int with_rounds, fault_t faul
         trial_result_t x = trial(L, with_rounds, fault, slow, a, b);
         r.undecided += !x.decided;
         r.found += x.found;
+        r.decided_found += x.found && x.decided;
         r.wrong += fault == F_NONE ? x.any : x.wrong;
     }
     return r;
@@ -108,7 +113,9 @@ static void row(const char *mode, size_t n, fault_t fault, double factor, rates_
 static void mode_table(const char *mode, size_t n, const fp_shifts_t *L, int with_rounds, int trials)
 {
     rates_t clean = run(n, L, with_rounds, F_NONE, 1.0, trials);
-    int ok = clean.wrong * 20 <= clean.trials && clean.undecided == 0;
+    /* undecided: at most 1 % (5 % on four nodes, three cells per node and role, where a few clean
+     * matrices would hide a 2x link) */
+    int ok = clean.wrong * 20 <= clean.trials && clean.undecided * (n > 4 ? 100 : 20) <= clean.trials;
     row(mode, n, F_NONE, 1.0, clean, ok);
     CHECK(ok);
     static const double factors[] = {10.0, 2.0, 1.2};
@@ -133,7 +140,7 @@ static void test_power(void)
     static const size_t sizes[] = {4, 5, 6, 8, 16, 32, 64};
     for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
         size_t n = sizes[s];
-        int trials = n <= 16 ? 200 : n == 32 ? 40 : 12;
+        int trials = n <= 8 ? 200 : n == 16 ? 100 : n == 32 ? 40 : 12;
         size_t count = fp_pairs_shifts(FP_PAIRS_SHIFT, n, 0, shifts);
         fp_shifts_t L = {n, count, shifts};
         mode_table("shift", n, &L, 1, trials);
@@ -158,11 +165,42 @@ static void test_three_nodes(void)
     CHECK_STR(reason, "too few nodes to judge (3 < 4)");
 }
 
+/* What a decided matrix claims holds on noisy ones too: where the judge decides (a pass would say
+ * "no slow link"), a 2x link is found in at least 80 % of the matrices, pooled over noise levels;
+ * where it could not see one, it says it cannot judge instead (the resolution measured on the
+ * matrix itself). Sampled sweeps of 16 nodes (3 cells per node and role) and full ones of 6, cells
+ * scattered 10-25 % beyond CIs of 3 %, as on an oversubscribed machine. */
+static void test_resolution_claim(void)
+{
+    static const double noises[] = {0.10, 0.15, 0.20, 0.25};
+    static size_t sampled[MAXN], full_shifts[MAXN];
+    fp_shifts_t layouts[2] = {{16, fp_pairs_shifts(FP_PAIRS_SAMPLED, 16, 2, sampled), sampled},
+                              {6, fp_pairs_shifts(FP_PAIRS_SHIFT, 6, 0, full_shifts), full_shifts}};
+    for (size_t l = 0; l < 2; l++) {
+        int decided = 0, found = 0;
+        for (size_t k = 0; k < sizeof noises / sizeof *noises; k++) {
+            cell_noise = noises[k];
+            ci_noise = 0.03 / 1.96;
+            rates_t r = run(layouts[l].n, &layouts[l], 1, F_LINK, 0.5, 100);
+            decided += r.trials - r.undecided;
+            found += r.decided_found;
+            if (verbose)
+                printf("claim %3zu nodes noise %.2f: 2x link, decided %d of %d, found in %d of them (%d in all)\n",
+                       layouts[l].n, noises[k], r.trials - r.undecided, r.trials, r.decided_found, r.found);
+        }
+        if (verbose)
+            printf("claim %3zu nodes: found in %d of %d decided\n", layouts[l].n, found, decided);
+        CHECK(decided > 0 && found >= 0.8 * decided);
+    }
+    cell_noise = ci_noise = NOISE;
+}
+
 int main(void)
 {
     const char *v = getenv("FP_POWER_TABLE");
     verbose = v && *v == '1';
     test_three_nodes();
     test_power();
+    test_resolution_claim();
     return CHECK_DONE();
 }
