@@ -15,7 +15,7 @@ faults: rates stated, no goal). With --check the exit status is 1 when a goal is
 
 Usage: bench/judge-power.py --build BUILD_DIR [--ranks 4,6,8,16] [--modes shift,isolated,sampled|search,suspects]
        [--faults sender,receiver,link[,sender-part,...]] [--factors 10,2,1.2] [--clean N] [--repeats N]
-       [--program allpairs|allpairs_lat] [--log FILE] [--check]
+       [--program allpairs|allpairs_lat] [--iterations N] [--log FILE] [--check]
 """
 
 import argparse
@@ -35,7 +35,7 @@ PART_S = 0.05  # an intermittent fault ("sender-part", "receiver-part", "link-pa
 
 def parse_args():
     p = argparse.ArgumentParser(prog="judge-power", description=__doc__.split("\n\n")[0])
-    p.add_argument("--build", required=True, help="a configured and built fabperf tree")
+    p.add_argument("--build", help="a configured and built fabperf tree (required but with --markdown)")
     p.add_argument("--ranks", default="4,6,8,16")
     p.add_argument("--modes", help="pairs: shift,isolated,sampled (the default); a collective: search (the "
                    "default) and suspects (--suspects with the slow rank and a healthy one, or two healthy ones)")
@@ -47,6 +47,9 @@ def parse_args():
                    help="a pairs program, or a collective: its --isolate search (mode 'search', fault 'member': "
                         "one rank enters every call late)")
     p.add_argument("--size", default="128K")
+    p.add_argument("--iterations", type=int, default=20,
+                   help="operations per cell (-i; the latency program: 10 x this): more narrow the noise of a "
+                        "cell measured while other pairs run")
     p.add_argument("--log", help="append every sweep's outcome as a JSON line here")
     p.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
     p.add_argument("--smoke", action="store_true",
@@ -66,16 +69,19 @@ def markdown(log):
     faults = sorted({(r["fault"][0], r["fault"][3]) for r in runs if r["fault"]},
                     key=lambda f: (["sender", "receiver", "link", "sender-part", "receiver-part",
                                     "link-part", "member"].index(f[0]), -f[1]))
-    print("| program | mode | ranks | false alarms | " + " | ".join(f"{a} {f:g}x" for a, f in faults) + " |")
-    print("|---|---|---|---|" + "---|" * len(faults))
+    print("| program | mode | ranks | false alarms | clean undecided | "
+          + " | ".join(f"{a} {f:g}x" for a, f in faults) + " |")
+    print("|---|---|---|---|---|" + "---|" * len(faults))
     for prog, mode, np in cases:
         mine = [r for r in runs if (r.get("program", "allpairs"), r["mode"], r["ranks"]) == (prog, mode, np)]
         clean = [r for r in mine if not r["fault"]]
-        cells = [f"{sum(r['other'] for r in clean)}/{len(clean)}"]
+        cells = [f"{sum(r['other'] for r in clean)}/{len(clean)}", f"{sum(r['undecided'] for r in clean)}/{len(clean)}"]
         for a, f in faults:
             got = [r for r in mine if r["fault"] and (r["fault"][0], r["fault"][3]) == (a, f)]
-            cells.append(f"{sum(r['found'] for r in got)}/{len(got)}"
-                         + (f" ({sum(r['other'] for r in got)} other)" if any(r["other"] for r in got) else ""))
+            notes = [f"{k} {what}" for k, what in ((sum(r["other"] for r in got), "other"),
+                                                   (sum(r["undecided"] and not r["found"] for r in got), "undecided"))
+                     if k]
+            cells.append(f"{sum(r['found'] for r in got)}/{len(got)}" + (f" ({', '.join(notes)})" if notes else ""))
         print(f"| {prog} | {mode} | {np} | " + " | ".join(cells) + " |")
 
 
@@ -120,9 +126,9 @@ def sweep(args, np, mode, fault, op_us=0.0, suspects=()):
         if mode == "suspects":
             measure += ["--suspects", ",".join(str(r) for r in suspects)]
     elif args.program == "allpairs":
-        measure = ["-m", f"{args.size}:{args.size}", "-W", "8", "-i", "20", "-x", "2"]
+        measure = ["-m", f"{args.size}:{args.size}", "-W", "8", "-i", str(args.iterations), "-x", "2"]
     else:
-        measure = ["-m", "8:8", "-i", "200", "-x", "20"]
+        measure = ["-m", "8:8", "-i", str(10 * args.iterations), "-x", "20"]
     folder = "collective" if args.program in COLLECTIVES else "pairs"
     judged = ["--format", "json"] if args.program in COLLECTIVES else [
         "--mode", mode, "--rounds", "2", "--expect", "uniform", "--format", "json"]
@@ -195,6 +201,9 @@ def main():
     if args.markdown:
         markdown(args.markdown)
         return 0
+    if not args.build:
+        print("judge-power: --build: required (a configured and built fabperf tree)", file=sys.stderr)
+        return 2
     ranks = [int(x) for x in args.ranks.split(",")]
     modes = (args.modes or ("search" if args.program in COLLECTIVES else "shift,isolated,sampled")).split(",")
     allowed = MODES[3:] if args.program in COLLECTIVES else MODES[:3]
@@ -239,6 +248,7 @@ def main():
                         total["loaded_cannot_tell"] += o["loaded_cannot_tell"]
                     if log:
                         log.write(json.dumps({"program": args.program, "ranks": np, "mode": mode, "fault": fault,
+                                              "iterations": args.iterations,
                                               "delay_us": (fault[3] - 1) * op_us if fault else 0, **o}) + "\n")
                         log.flush()
                 n = tally["n"]

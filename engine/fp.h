@@ -76,6 +76,7 @@ typedef struct fp_params {
     long pairs_rounds;         /* --rounds: shift rounds of the sampled mode */
     double pairs_retest_s;     /* --retest-budget: seconds per size for re-tests; -1 = auto */
     double pairs_min_effect;   /* --min-effect: smallest slowdown a finding claims */
+    const char *topology;      /* --topology: switches of the hosts (topology.h) */
     int help, version;
 } fp_params_t;
 

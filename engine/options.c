@@ -94,6 +94,10 @@ const fp_option_t fp_options[] = {
      "time per size for re-measuring suspects alone beside healthy pairs; auto: twice the sweep's own, at least 10 s; 0: none (suspects stay undecided)"},
     {0, "min-effect", FP_OPT_DOUBLE, FIELD(pairs_min_effect), "F", "0.25", 0.01, 0.9, NULL, NULL, FP_USES_SWEEP,
      "smallest slowdown a finding claims: cells at most 1-F of what their healthy peers give"},
+    {0, "topology", FP_OPT_STRING, FIELD(topology), "FILE", NULL, 0, 0, NULL, NULL, FP_USES_SWEEP,
+     "the fabric's switches: fabperf's format (switch S [parent=P]; node HOSTLIST switch=S), Slurm's topology.conf "
+     "or ibnetdiscover's output, recognized from the text; the header says which switch each host hangs from, and "
+     "names hosts the file lacks (each then on a switch of its own)"},
     {'c', "validate", FP_OPT_FLAG, FIELD(validate), NULL, NULL, 0, 0, NULL, NULL, 0,
      "after the timed loop, check every received byte of every message (bw, bibw: each message of the window in its own buffer); exit 1 on any Fail"},
     {0, "format", FP_OPT_CHOICE, FIELD(format), "FMT", "text", 0, 0, format_names, NULL, 0,

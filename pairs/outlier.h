@@ -141,13 +141,14 @@ int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp
 #define FP_RESOLUTION_POWER 0.9
 #define FP_RESOLUTION_PER_ROW 8
 #define FP_RESOLUTION_MAX_CELLS 512
+/* Whether the screen names a -> b a slow link in these cells (1), not (0), or -1 out of memory: the
+ * screen's own test (outlier_judge.c), handed in so that the probe does not call back into it. */
+typedef int (*fp_sees_link_fn)(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts,
+                               size_t a, size_t b);
 double fp_link_resolution(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts,
-                          const fp_finding_t *suspects, size_t nsuspects);
+                          const fp_finding_t *suspects, size_t nsuspects, fp_sees_link_fn sees);
 /* "2.3 x", or "10 x (or none)" for INFINITY. */
 void fp_resolution_text(double resolution, char *buf, size_t len);
-/* Whether the screen names a -> b a slow link in these cells (1), not (0), or -1 out of memory. */
-int fp_screen_sees_link(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts, size_t a,
-                        size_t b);
 
 /* Whether a sweep of these shifts can place slow senders, receivers and links (FP_PLACES_*); with
  * reason (may be NULL) saying what is missing. */

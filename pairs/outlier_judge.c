@@ -521,8 +521,8 @@ static void fill_summary(const judge_t *J, unsigned places, fp_judge_summary_t *
     s->link_floor = 1.0;
 }
 
-int fp_screen_sees_link(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts, size_t a,
-                        size_t b)
+static int screen_sees_link(const fp_shifts_t *layout, const fp_cell_t *cells, const fp_judge_opts_t *opts, size_t a,
+                            size_t b)
 {
     size_t n = layout->n;
     judge_t J;
@@ -584,7 +584,8 @@ int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp
         /* The noise alone understates what a fit with few cells per node hides: the link's own
          * cell pulls its sender's and receiver's effects toward it. Measured on this matrix. */
         if (places && rc == 0 && resolution <= FP_JUDGE_MAX_RESOLUTION)
-            resolution = fmax(resolution, fp_link_resolution(layout, cells, opts, l.items, l.count));
+            resolution = fmax(resolution, fp_link_resolution(layout, cells, opts, l.items, l.count,
+                                                                 screen_sees_link));
         if (places && resolution > FP_JUDGE_MAX_RESOLUTION) { /* a pass would claim what it cannot see */
             s->decided = 0;
             s->link_floor = resolution;

@@ -1,7 +1,8 @@
 /* The resolution of a matrix for slow links, measured on the matrix itself: probe cells slowed by a
- * ladder of factors and screened again (fp_screen_sees_link). A sweep of a few rounds gives each
+ * ladder of factors and screened again (the screen's own test). A sweep of a few rounds gives each
  * node few cells, and a slow link's cell then drags its sender's and receiver's fitted effects
- * toward itself: its residual shrinks and the noise alone overstates what the screen can see. */
+ * toward itself: its residual shrinks and the noise alone overstates what the screen can see. The
+ * screen itself is handed in (fp_sees_link_fn). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,14 +69,14 @@ static void neutralize(const fp_shifts_t *L, fp_cell_t *work, const fp_finding_t
 /* Whether at least FP_RESOLUTION_POWER of the probes show as slow links when slowed by factor;
  * -1 out of memory. Stops as soon as the answer is known. */
 static int probes_see(const fp_shifts_t *L, fp_cell_t *work, const fp_judge_opts_t *opts, const size_t *probe,
-                      size_t count, double factor)
+                      size_t count, double factor, fp_sees_link_fn sees)
 {
     size_t need = (size_t)ceil(FP_RESOLUTION_POWER * (double)count), seen = 0;
     for (size_t i = 0; i < count; i++) {
         size_t k = probe[i], a = k % L->n, b = (a + L->shift[k / L->n]) % L->n;
         fp_cell_t keep = work[k];
         scale(&work[k], &keep, factor, opts->higher_is_better);
-        int s = fp_screen_sees_link(L, work, opts, a, b);
+        int s = sees(L, work, opts, a, b);
         work[k] = keep;
         if (s < 0)
             return -1;
@@ -89,7 +90,7 @@ static int probes_see(const fp_shifts_t *L, fp_cell_t *work, const fp_judge_opts
 }
 
 double fp_link_resolution(const fp_shifts_t *L, const fp_cell_t *cells, const fp_judge_opts_t *opts,
-                          const fp_finding_t *suspects, size_t nsuspects)
+                          const fp_finding_t *suspects, size_t nsuspects, fp_sees_link_fn sees)
 {
     size_t ncells = L->n * L->nshifts, measured = 0;
     if (L->nshifts >= FP_RESOLUTION_PER_ROW && ncells > FP_RESOLUTION_MAX_CELLS)
@@ -108,13 +109,13 @@ double fp_link_resolution(const fp_shifts_t *L, const fp_cell_t *cells, const fp
             probe[i] = probe[i * measured / count];
         /* The verdict needs only whether the largest slowdown that must show does; the ladder
          * above it says by how much the matrix falls short. */
-        int s = count ? probes_see(L, work, opts, probe, count, FP_JUDGE_MAX_RESOLUTION) : 1;
+        int s = count ? probes_see(L, work, opts, probe, count, FP_JUDGE_MAX_RESOLUTION, sees) : 1;
         if (s > 0)
             found = 1.0;
         for (size_t f = 0; s == 0 && f < sizeof ladder / sizeof *ladder; f++) {
             if (ladder[f] <= FP_JUDGE_MAX_RESOLUTION)
                 continue;
-            s = probes_see(L, work, opts, probe, count, ladder[f]);
+            s = probes_see(L, work, opts, probe, count, ladder[f], sees);
             if (s > 0)
                 found = ladder[f];
         }

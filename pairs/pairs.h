@@ -9,6 +9,7 @@
 #include "family.h"
 #include "outlier.h"
 #include "pairs_schedule.h"
+#include "topology.h"
 
 extern const struct fp_family fp_family_pairs;
 /* Their metrics (pairs_schema.c): fabperf_mbw_mr's, and the bandwidth and latency sweeps'. */
@@ -20,6 +21,15 @@ typedef struct fp_pairs_meta {
     char sweep[400];   /* the sweeps: mode and the judge's settings; empty otherwise */
     double min_effect, retest_s; /* the sweeps: --min-effect, --retest-budget (-1 auto) */
     char backend[640]; /* "nccl 2.28.9 (...)"; empty with MPI */
+    /* --topology (pairs_topology.c); topology NULL without it */
+    const fp_topology_t *topology;
+    const char *topology_file;
+    char *topology_text;         /* the header's line */
+    size_t listed_switches;      /* switches of the file (those after: unlisted hosts' own) */
+    int not_listed;              /* the job's hosts the file does not name */
+    const char *const *hosts;    /* rank 0: host of every rank */
+    const int *switch_of;        /* rank 0: switch of every rank */
+    int nranks;
 } fp_pairs_meta_t;
 
 typedef enum { FP_PAIRS_MULTI, FP_PAIRS_ALL } fp_pairs_pattern_t;
@@ -73,8 +83,12 @@ typedef struct fp_pairs_ctx {
     long batch;             /* operations per sample at this size: the first round's (pairs_sweep.c) */
     fp_judgement_t judgement; /* rank 0: this size's --expect over every cell (fp_row_t.judged) */
     fp_pairs_matrix_t matrix; /* rank 0 */
+    fp_topology_t topology;   /* --topology: every rank reads it; rank 0 adds unlisted hosts */
+    int has_topology;
+    int *switch_of;           /* rank 0: switch index of every rank, with --topology */
     char (*names)[MPI_MAX_PROCESSOR_NAME + 1]; /* rank 0: host of every rank */
     const char **name_list;                    /* rank 0: names[] as pointers */
+    char **hosts;                              /* rank 0, with --topology: plain host of every rank */
     /* The receive side of a sweep round, served while sending (pairs_kernels.c). */
     long rx_left;          /* windows (pings) still to come from recv_from in this sample */
     int rx_posted;         /* their receive is posted in requests[W, 2W) */
@@ -139,5 +153,13 @@ void fp_pairs_emit_judge(fp_run_t *run, size_t bytes, const fp_pairs_verdict_t *
 void fp_pairs_emit_threshold(fp_run_t *run, size_t bytes, const fp_judgement_t *j, size_t a, size_t b,
                              const fp_cell_t *c);
 const char *fp_pairs_unit(const fp_run_t *run);
+
+/* --topology (pairs_topology.c): every rank reads the file in the family's prepare (err: one line,
+ * "--topology: FILE:LINE: problem"); rank 0 places the ranks' hosts once it has them (the host of
+ * rank r in hosts[r]); the JSON header's "topology" object; the family's close frees it all. */
+int fp_pairs_topology_read(fp_run_t *run, char *err, size_t errlen);
+int fp_pairs_topology_place(fp_run_t *run, const char *const *hosts, int n);
+void fp_pairs_topology_json(FILE *out, const fp_pairs_meta_t *m);
+void fp_pairs_topology_close(fp_pairs_ctx_t *pc);
 
 #endif

@@ -64,7 +64,8 @@ static int pairs_prepare(fp_run_t *run, char *err, size_t errlen)
     if (pc->kind->pattern == FP_PAIRS_MULTI)
         multi_partners(&run->ctx, pc);
     pc->backend = run->params.backend == FP_BACKEND_NCCL ? &fp_pairs_nccl : &fp_pairs_mpi;
-    return backend_check(run, pc->backend, err, errlen);
+    FP_CHECK(backend_check(run, pc->backend, err, errlen));
+    return fp_pairs_topology_read(run, err, errlen);
 }
 
 /* A host with several ranks names each "host:rank", so that every node of a matrix has its own name. */
@@ -100,8 +101,20 @@ static int gather_names(fp_run_t *run, fp_pairs_ctx_t *pc)
             pc->name_list[i] = pc->names[i];
     }
     FP_MPI_CHECK(MPI_Gather(mine, sizeof mine, MPI_CHAR, pc->names, sizeof mine, MPI_CHAR, 0, run->ctx.comm));
-    if (run->ctx.rank == 0)
-        unique_names(pc, n);
+    if (run->ctx.rank != 0)
+        return FP_OK;
+    if (pc->has_topology) { /* the hosts as the topology names them, before ranks are told apart */
+        pc->hosts = calloc((size_t)n, sizeof *pc->hosts);
+        for (int i = 0; pc->hosts && i < n; i++)
+            pc->hosts[i] = strdup(pc->names[i]);
+        for (int i = 0; pc->hosts && i < n; i++)
+            if (!pc->hosts[i])
+                return fp_fail("strdup of %d host names failed", n);
+        if (!pc->hosts)
+            return fp_fail("calloc of %d host names failed", n);
+        FP_CHECK(fp_pairs_topology_place(run, (const char *const *)pc->hosts, n));
+    }
+    unique_names(pc, n);
     return FP_OK;
 }
 
@@ -182,6 +195,10 @@ static void pairs_close(fp_run_t *run)
     fp_pairs_matrix_close(&pc->matrix);
     if (pc->ack_in)
         pc->ack_mem->release(pc->ack_in);
+    fp_pairs_topology_close(pc);
+    for (int i = 0; pc->hosts && i < run->ctx.nranks; i++)
+        free(pc->hosts[i]);
+    free(pc->hosts);
     free(pc->names);
     free(pc->name_list);
     free((char *)pc->meta.pairs);

@@ -21,6 +21,8 @@ static void pairs_text_meta(FILE *out, const fp_meta_t *m)
         fprintf(out, "# backend: %s\n", p->backend);
     if (p && p->sweep[0])
         fprintf(out, "# sweep: %s\n", p->sweep);
+    if (p && p->topology_text)
+        fprintf(out, "# topology: %s\n", p->topology_text);
 }
 
 static void pairs_json_meta(FILE *out, const fp_meta_t *m)
@@ -47,6 +49,8 @@ static void pairs_json_meta(FILE *out, const fp_meta_t *m)
             fputs("\"auto\"", out);
         fputs("}", out);
     }
+    if (p && p->topology_text)
+        fp_pairs_topology_json(out, p);
 }
 
 /* ---- fabperf_mbw_mr ---- */

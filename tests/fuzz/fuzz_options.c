@@ -1,7 +1,8 @@
 /* libFuzzer harness for the option and size parsers.
  *
  * The input is split at NUL bytes into argv[1..]; the first byte picks the benchmark (windowed or
- * not). Every piece also goes through fp_size_parse, and the whole input through the JSON reader. Besides the sanitizers' findings, the harness
+ * not). Every piece also goes through fp_size_parse, and the whole input through the JSON reader
+ * and the topology reader (fabperf's format, Slurm's, ibnetdiscover's). Besides the sanitizers' findings, the harness
  * aborts when a parser breaks its contract: an error without a one-line message, or an accepted
  * command line whose values are out of the table's ranges. */
 #include <stdint.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "json_read.h"
+#include "topology.h"
 #include "metric.h"
 #include "options.h"
 
@@ -94,6 +96,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!doc)
         message_ok(why);
     fp_json_free(doc);
+    /* The whole input as a topology file: a model whose switches and parents are sound, or a
+     * one-line reason. */
+    char *text = malloc(size + 1);
+    if (text) {
+        memcpy(text, data, size);
+        text[size] = '\0';
+        fp_topology_t topo;
+        char terr[512] = "";
+        if (fp_topology_parse(text, "fuzz", &topo, terr, sizeof terr) != 0) {
+            message_ok(terr);
+        } else {
+            for (size_t i = 0; i < topo.nnode; i++)
+                require(topo.node[i].sw >= 0 && (size_t)topo.node[i].sw < topo.nsw, "a node's switch", terr);
+            for (size_t i = 0; i < topo.nsw; i++)
+                require(topo.sw[i].parent < (int)topo.nsw && fp_topology_depth(&topo, (int)i) < (int)topo.nsw + 1,
+                        "a switch's parent", terr);
+        }
+        fp_topology_free(&topo);
+        free(text);
+    }
     free(copy);
     return 0;
 }

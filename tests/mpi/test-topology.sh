@@ -1,0 +1,61 @@
+#!/bin/sh
+# --topology FILE for the all-pairs sweeps: the header's topology line and the JSON meta's
+# "topology" object place this machine's host on its switch, exactly, from fabperf's format and
+# ibnetdiscover's output; a Slurm topology.conf that lacks the host names it and gives it a switch
+# of its own; a bad or missing file, or a program that does not sweep, is refused with one line
+# and exit 2 on every rank.
+# shellcheck source=tests/lib.sh
+. "$FABPERF_TESTS_DIR/lib.sh"
+FABPERF_BIN=${FABPERF_PAIRS_BIN:?run through make check}
+data=$FABPERF_TESTS_DIR/data/topology
+
+# what MPI calls this host is what the file must name
+run_job 2 sm fabperf_allpairs -m 4K:4K -i 4 -x 1 --format json
+check "allpairs without --topology: exit 0, no topology in the header" json_check "$work/out" "'topology' not in meta"
+mpi_host=$("$PYTHON3" -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["hosts"][0]["name"])' "$work/out")
+
+printf 'switch spine\nswitch leaf1 parent=spine # a comment\nnode %s switch=leaf1\nnode other[1-3] switch=leaf1\n' \
+    "$mpi_host" >"$work/own.txt"
+run_job 2 sm fabperf_allpairs -m 4K:4K -i 4 -x 1 --topology "$work/own.txt" --format json
+check "fabperf format: exit 0" rc_is 0
+check "fabperf format: JSON topology places the host on leaf1 under spine" json_check "$work/out" \
+    "meta['topology'] == {'file': '$work/own.txt', 'format': 'fabperf', 'switches': 2, 'nodes': 4, 'job': [{'switch': 'leaf1', 'parent': 'spine', 'listed': True, 'hosts': ['$mpi_host']}], 'not_in_topology': 0}"
+run_job 2 sm fabperf_allpairs -m 4K:4K -i 4 -x 1 --topology "$work/own.txt"
+check "fabperf format: the text header's topology line" \
+    grep -q -x -F "# topology: $work/own.txt (fabperf: 2 switches, 4 nodes); this job's 1 host(s) on 1 switch(es): leaf1 under spine ($mpi_host)" "$work/out"
+
+sed "s/\"a01 /\"$mpi_host /g" "$data/fabric.ibnet" >"$work/fabric.ibnet"
+run_job 2 sm fabperf_allpairs_lat -m 8:8 -i 4 -x 1 --topology "$work/fabric.ibnet" --format json
+check "ibnetdiscover: exit 0" rc_is 0
+check "ibnetdiscover: the host on leaf-a (its first adapter's leaf) under the spine" json_check "$work/out" \
+    "meta['topology']['format'] == 'ibnetdiscover' and meta['topology']['switches'] == 3 and meta['topology']['nodes'] == 4 and meta['topology']['job'] == [{'switch': 'leaf-a', 'parent': 'spine', 'listed': True, 'hosts': ['$mpi_host']}]"
+
+run_job 2 sm fabperf_allpairs -m 4K:4K -i 4 -x 1 --topology "$data/slurm-tree.conf" --format json
+check "Slurm topology.conf without this host: exit 0" rc_is 0
+check "Slurm: the host named as not in the topology, on a switch of its own" json_check "$work/out" \
+    "meta['topology']['format'] == 'slurm' and meta['topology']['switches'] == 4 and meta['topology']['nodes'] == 18 and meta['topology']['not_in_topology'] == 1 and meta['topology']['job'] == [{'switch': '$mpi_host (not in the topology)', 'parent': None, 'listed': False, 'hosts': ['$mpi_host']}]"
+run_job 2 sm fabperf_allpairs -m 4K:4K -i 4 -x 1 --topology "$data/slurm-tree.conf"
+check "Slurm: the text says so" grep -q -F "this job's 1 host(s) on 1 switch(es): $mpi_host (not in the topology: a switch of its own)" "$work/out"
+
+# refused_once NP PROGRAM TEXT ARGS...: exit 2, one line from the program, with TEXT
+refused_once() {
+    np=$1 program=$2 expected=$3
+    shift 3
+    run_job "$np" sm "$program" "$@"
+    lines=$(grep -c "^$program: " "$work/err")
+    [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && grep -q -F -- "$expected" "$work/err" && return 0
+    echo "  exit $rc, $lines line(s):"
+    sed 's/^/    /' "$work/err" | head -8
+    return 1
+}
+check "a switch never declared: exit 2, one line with file and line" refused_once 4 fabperf_allpairs \
+    "fabperf_allpairs: --topology: $data/bad-undeclared.txt:2: switch 't' of node 'n1' is not declared above it" \
+    -m 4K:4K --topology "$data/bad-undeclared.txt"
+check "a Slurm switch under two: exit 2, one line" refused_once 2 fabperf_allpairs_lat \
+    "--topology: $data/bad-two-parents.conf:3: switch 's0' is under two switches, 's1' and 's2' (a tree has one parent)" \
+    -m 8:8 --topology "$data/bad-two-parents.conf"
+check "a missing file: exit 2, one line" refused_once 2 fabperf_allpairs \
+    "fabperf_allpairs: --topology: $work/none.conf: No such file or directory" -m 4K:4K --topology "$work/none.conf"
+check "fabperf_mbw_mr does not sweep: exit 2, one line" refused_once 2 fabperf_mbw_mr \
+    "--topology does not apply to fabperf_mbw_mr" -m 4K:4K --topology "$work/own.txt"
+finish
