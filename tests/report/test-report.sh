@@ -223,6 +223,23 @@ run_report "$work/small" -o "$work/small.html"
 check "8-node matrix: SVG cells with their values, no image" \
     holds "$work/small.html" 'not images and "p1-m1-0-3" in ids and "p1-m1-7-6" in ids
         and "n000 → n003: 3000 MB/s" in text'
+# --topology in the sweep's meta (odd nodes on leaf-b, even ones on leaf-a; n007 on no listed
+# switch): rows and columns ordered by switch (a cell of 24 pixels), the blocks outlined, the order
+# said above the heatmap, each cell keeping its id
+"$PYTHON3" -c 'import json, sys
+records = [json.loads(line) for line in open(sys.argv[1])]
+records[0]["topology"] = {"file": "topo.conf", "format": "slurm", "switches": 3, "nodes": 7, "not_in_topology": 1,
+    "job": [{"switch": "leaf-b", "parent": "spine", "listed": True, "hosts": ["n001", "n003", "n005"]},
+            {"switch": "leaf-a", "parent": "spine", "listed": True, "hosts": ["n000", "n002", "n004", "n006"]},
+            {"switch": "n007 (not in the topology)", "parent": None, "listed": False, "hosts": ["n007"]}]}
+open(sys.argv[1], "w").write("".join(json.dumps(r) + "\n" for r in records))' "$work/small/pairs.json"
+run_report "$work/small" -o "$work/switches.html"
+check "--topology: heatmap rows and columns by switch, blocks outlined, the order said, ids kept" \
+    holds "$work/switches.html" '(attrs("p1-m1-1-0")["x"], attrs("p1-m1-1-0")["y"]) == ("72", "0")
+        and (attrs("p1-m1-7-2")["x"], attrs("p1-m1-7-2")["y"]) == ("96", "168")
+        and [(b["x"], b["width"]) for b in classed("switch-block")] == [("0", "72"), ("72", "96"), ("168", "24")]
+        and len(classed("switch-edge")) == 4
+        and "Ordered by switch (--topology topo.conf, slurm), blocks outlined: leaf-b under spine (3: n001 … n005); leaf-a under spine (4: n000 … n006); n007 (not in the topology) (1: n007)." in text'
 "$PYTHON3" -c 'import json, sys
 records = [json.loads(line) for line in open(sys.argv[1])]
 json.dump(records, open(sys.argv[1], "w"))' "$work/small/preflight-testnodes.json"

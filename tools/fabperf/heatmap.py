@@ -149,39 +149,84 @@ def matrix_scale(matrix):
     return color, median
 
 
-def heatmap_cells_svg(matrix, color, cell, mid):
+def switch_groups(matrix, topology):
+    """The matrix's nodes grouped by the switch --topology placed their host on, in the header's
+    order of switches: [(switch, [node indices])], or None without a usable topology. A node is
+    "host" or "host:rank" (several ranks on one host); a node of no listed host stays last, alone."""
+    job = (topology or {}).get("job") if isinstance(topology, dict) else None
+    if not isinstance(job, list):
+        return None
+    switch_of = {}
+    for k, entry in enumerate(job):
+        if isinstance(entry, dict):
+            for host in entry.get("hosts") or []:
+                switch_of[str(host)] = (k, str(entry.get("switch")))
+    groups = {}
+    for i, node in enumerate(matrix["nodes"]):
+        node = str(node)
+        host = node if node in switch_of else node.rsplit(":", 1)[0]
+        key = switch_of.get(host, (len(job), "(no switch)"))
+        groups.setdefault(key, []).append(i)
+    if len(groups) < 2 and next(iter(groups), (0, ""))[1] == "(no switch)":
+        return None
+    return [(name, members) for (_, name), members in sorted(groups.items())]
+
+
+def heatmap_cells_svg(matrix, color, cell, mid, pos):
     nodes, unit, parts = matrix["nodes"], matrix.get("unit", ""), []
     for i, row in enumerate(matrix["values"]):
         for j, v in enumerate(row):
             r, g, b = color(v)
             text = f"{nodes[i]} → {nodes[j]}: {fmt_num(num(v))} {unit}"
-            parts.append(f'<rect id="{mid}-{i}-{j}" x="{j * cell}" y="{i * cell}" width="{cell}" '
+            parts.append(f'<rect id="{mid}-{i}-{j}" x="{pos[j] * cell}" y="{pos[i] * cell}" width="{cell}" '
                          f'height="{cell}" fill="rgb({r},{g},{b})"><title>{h(text)}</title></rect>')
     return parts
 
 
-def heatmap_svg(matrix, mid, marked):
+def switch_edges_svg(groups, cell, side):
+    """A line between the switches' blocks of rows and of columns, and each block's switch named
+    in a tooltip over its diagonal block."""
+    parts, start = [], 0
+    for name, members in groups:
+        parts.append(f'<rect class="switch-block" x="{start * cell}" y="{start * cell}" width="{len(members) * cell}" '
+                     f'height="{len(members) * cell}"><title>{h(name)}: {len(members)} node(s)</title></rect>')
+        start += len(members)
+        if start < side // cell:
+            parts.append(f'<line class="switch-edge" x1="{start * cell}" y1="0" x2="{start * cell}" y2="{side}"/>'
+                         f'<line class="switch-edge" x1="0" y1="{start * cell}" x2="{side}" y2="{start * cell}"/>')
+    return parts
+
+
+def heatmap_svg(matrix, mid, marked, groups=None):
     """Inline SVG; above SVG_HEATMAP_NODES the cells are one embedded PNG (a pixel per pair) and
-    only the cells behind findings are drawn, outlined, as anchors."""
+    only the cells behind findings are drawn, outlined, as anchors. With groups (switch_groups),
+    rows and columns are ordered by switch and the switches' blocks are outlined; cell ids keep
+    the matrix's own indices, so that links to them still hold."""
     n = len(matrix["nodes"])
     color, _ = matrix_scale(matrix)
     cell = max(2, min(24, 640 // max(n, 1)))
     side, margin = n * cell, 90
+    order = [i for _, members in groups for i in members] if groups else list(range(n))
+    pos = [0] * n
+    for p, i in enumerate(order):
+        pos[i] = p
     parts = []
     if n <= SVG_HEATMAP_NODES:
-        parts.extend(heatmap_cells_svg(matrix, color, cell, mid))
+        parts.extend(heatmap_cells_svg(matrix, color, cell, mid, pos))
     else:
-        pixels = [[color(v) for v in row] for row in matrix["values"]]
+        pixels = [[color(matrix["values"][i][j]) for j in order] for i in order]
         parts.append(f'<image href="{png_data_uri(pixels, n, n)}" x="0" y="0" width="{side}" '
                      f'height="{side}" style="image-rendering:pixelated"/>')
+    if groups:
+        parts.extend(switch_edges_svg(groups, cell, side))
     outline = "marked" if cell >= 6 else "anchor"  # outlines would hide cells of 2-5 pixels
     for i, j in sorted(marked):
-        parts.append(f'<rect id="{mid}-m-{i}-{j}" x="{j * cell}" y="{i * cell}" width="{cell}" '
+        parts.append(f'<rect id="{mid}-m-{i}-{j}" x="{pos[j] * cell}" y="{pos[i] * cell}" width="{cell}" '
                      f'height="{cell}" class="{outline}"/>')
     step = max(1, math.ceil(n * 11 / max(side, 1)))
     labels = []
     for k in range(0, n, step):
-        name = h(matrix["nodes"][k][:12])
+        name = h(matrix["nodes"][order[k]][:12])
         labels.append(f'<text x="-4" y="{k * cell + cell / 2 + 4:.1f}" text-anchor="end">{name}</text>'
                       f'<text transform="translate({k * cell + cell / 2 + 4:.1f} -4) rotate(-90)">'
                       f'{name}</text>')

@@ -192,7 +192,8 @@ def pairs_report(name, records, number):
     judge's record of each size (files written before the judge had one have none)."""
     findings = [r for r in records if r.get("type") == "finding"]
     judges = [r for r in records if r.get("type") == "judge" and num(r.get("size")) is not None]
-    return {"file": name, "ident": f"p{number}",
+    meta = next((r for r in records if r.get("type") == "meta"), {})
+    return {"file": name, "ident": f"p{number}", "topology": meta.get("topology"),
             "matrices": [r for r in records if r.get("type") == "matrix" and valid_matrix(r)],
             "findings": findings,
             "verdicts": [r for r in records if r.get("type") == "verdict"],

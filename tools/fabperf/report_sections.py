@@ -3,7 +3,7 @@ failed thresholds) and preflight nodes and facts."""
 
 import json
 
-from .heatmap import heatmap_svg, matrix_scale
+from .heatmap import heatmap_svg, matrix_scale, switch_groups
 from .plot import h, svg_plot
 from .report_html import judged_cell, link, numcell, shown_verdict, table, verdict_cell
 from .report_judge import finding_cells, finding_status, judged_sizes, matrix_anchor, matrix_for
@@ -67,12 +67,14 @@ def pairs_section(run):
             _, median = matrix_scale(matrix)
             size = f" at {fmt_size(int(matrix['size']))}" if num(matrix.get("size")) is not None else ""
             j = judged.get(num(matrix.get("size")))
+            groups = switch_groups(matrix, report.get("topology"))
             parts.append(f'<div class="matrix" id="{matrix_anchor(report, m)}">'
                          f"<p>{h(matrix.get('quantity', 'value'))} ({h(matrix.get('unit', ''))}){size}, "
                          f"{len(matrix['nodes'])} nodes, median {fmt_num(median)}: green at the "
                          f"median or better, red at half or worse; row = sender, column = receiver.</p>"
+                         + (switch_line(groups, matrix, report["topology"]) if groups else "")
                          + (judge_line(f"{pid}-j{m + 1}", j) if j else "")
-                         + heatmap_svg(matrix, f"{pid}-m{m + 1}", marks.get(m, set())) + "</div>")
+                         + heatmap_svg(matrix, f"{pid}-m{m + 1}", marks.get(m, set()), groups) + "</div>")
         for size, j in judged.items():  # a size the judge speaks of without a matrix
             if matrix_for(report, size) is None:
                 parts.append(f"<p>At {fmt_size(int(size))} (no matrix):</p>" + judge_line(f"{pid}-j-{int(size)}", j))
@@ -82,6 +84,19 @@ def pairs_section(run):
                                          f"{pid}-m{(m or 0) + 1}", report))
         parts.append(threshold_table(report))
     return '<h2 id="pairs">All pairs</h2>' + "".join(parts) if parts else ""
+
+
+def switch_line(groups, matrix, topology):
+    """The heatmap's order said: by switch, from the --topology file, each switch with its parent."""
+    parent = {str(e.get("switch")): e.get("parent") for e in topology.get("job") or [] if isinstance(e, dict)}
+    blocks = []
+    for name, members in groups:
+        up = parent.get(name)
+        first, last = matrix["nodes"][members[0]], matrix["nodes"][members[-1]]
+        blocks.append(f"{h(name)}{' under ' + h(str(up)) if up else ''} ({len(members)}: {h(str(first))}"
+                      f"{' … ' + h(str(last)) if len(members) > 1 else ''})")
+    return (f'<p class="switches">Ordered by switch (--topology {h(str(topology.get("file", "")))}, '
+            f'{h(str(topology.get("format", "")))}), blocks outlined: {"; ".join(blocks)}.</p>')
 
 
 def threshold_table(report):
