@@ -171,9 +171,10 @@ static void judge_size(fp_run_t *run, fp_row_t *row, fp_evidence_t *ev)
     row->evidence = ev;
     run->last_verdict = (int)ev->verdict;
     run->last_verdict_size = row->size;
-    run->expect_judged += ev->judgement.verdict != FP_VERDICT_NONE;
+    run->expect_judged += ev->judgement.verdict != FP_VERDICT_NONE || ev->nic_verdict != FP_VERDICT_NONE;
     if (ev->verdict == FP_VERDICT_INCONCLUSIVE && run->expect_inconclusive++ == 0)
-        snprintf(run->first_inconclusive, sizeof run->first_inconclusive, "%s", ev->verdict_line);
+        snprintf(run->first_inconclusive, sizeof run->first_inconclusive, "%.500s",
+                 ev->judgement.verdict == FP_VERDICT_INCONCLUSIVE ? ev->verdict_line : ev->nic_why);
     if (ev->verdict != FP_VERDICT_FAIL)
         return;
     run->expect_failures++;

@@ -21,7 +21,21 @@ typedef struct {
     double rate;          /* its part of the headline (headline x share), in the headline's unit; NaN:
                            * latency or share unknown */
     double efficiency;    /* rate / its own line rate; NaN when either is unknown */
+    double accountable;   /* bytes the node's ranks sent and received at this size, all peers: the
+                           * most this run can have put on the NIC; < 0 unknown (collectives) */
+    int other_traffic;    /* bytes beyond fp_wire_allowance(accountable): shared with other traffic,
+                           * so no path claim rests on it */
 } fp_path_nic_t;
+
+/* The most bytes a NIC may count for a run that moved `accountable` bytes (sent plus received, as
+ * NIC counters add transmit and receive) in messages of `size` bytes: FP_WIRE_RATIO x the bytes
+ * (packet and transport headers, retransmits), FP_WIRE_PER_MESSAGE per message (headers,
+ * acknowledgements, rendezvous control of each small message) and FP_WIRE_FIXED (the run's own
+ * barriers and gathers). Beyond it, the NIC carried traffic that is not this run's. */
+#define FP_WIRE_RATIO 1.5
+#define FP_WIRE_PER_MESSAGE 1024.0
+#define FP_WIRE_FIXED 262144.0
+double fp_wire_allowance(double accountable, size_t size);
 
 typedef struct fp_evidence {
     int measured;        /* 0: path evidence off (the other path fields are empty) */

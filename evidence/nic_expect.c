@@ -116,7 +116,14 @@ void fp_nic_judge(fp_evidence_t *ev, const char *spec, const fp_nic_node_t *node
     char which[400];
     int bad = short_nodes(nodes, count, spec, which, sizeof which);
     if (judged && !bad) {
-        ev->nic_verdict = FP_VERDICT_PASS;
+        char shared[400] = "";
+        for (int i = 0; i < count; i++)
+            if (nodes[i].reference > 0 && nodes[i].other_traffic)
+                fp_append(shared, sizeof shared, "%s%s", shared[0] ? ", " : "", nodes[i].node);
+        ev->nic_verdict = shared[0] ? FP_VERDICT_INCONCLUSIVE : FP_VERDICT_PASS;
+        if (shared[0])
+            snprintf(ev->nic_why, sizeof ev->nic_why, "size %zu: the NIC --expect-nic %s names on %s carried other "
+                     "traffic too: this run's share of it cannot be told; %s", size, spec, shared, ev->summary);
         return;
     }
     if (!judged)

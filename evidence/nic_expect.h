@@ -27,9 +27,12 @@ typedef struct {
     double reference;
     double through;
     int named; /* an entry of the spec applies to the node */
+    int other_traffic; /* a NIC its entry names carried other traffic too (fp_path_nic_t) */
 } fp_nic_node_t;
 
-/* Rank 0, pure: ev->nic_verdict and ev->nic_why from the nodes (ev->summary, ev->payload set). */
+/* Rank 0, pure: ev->nic_verdict and ev->nic_why from the nodes (ev->summary, ev->payload set). A
+ * node that would pass through a NIC shared with other traffic is inconclusive: its bytes through
+ * the NIC are not all this run's. */
 void fp_nic_judge(fp_evidence_t *ev, const char *spec, const fp_nic_node_t *nodes, int count, size_t size);
 
 #endif

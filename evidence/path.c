@@ -198,8 +198,10 @@ static int by_bytes(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
-/* Rank 0: the NICs that moved >= 1% of their node's reference (payload, or what it exchanged). */
-static void collect(const fp_path_t *p, int total, fp_evidence_t *ev, double *payload, double *exchanged)
+/* Rank 0: the NICs that moved >= 1% of their node's reference (payload, or what it exchanged),
+ * each set against all its node's ranks moved (the most the run can account for on it). */
+static void collect(const fp_path_t *p, int total, fp_evidence_t *ev, double *payload, double *exchanged,
+                    size_t size)
 {
     int unknown, r = 0, left = p->heads[0].nrecs;
     node_payloads(p, payload, exchanged, &unknown);
@@ -232,10 +234,23 @@ static void collect(const fp_path_t *p, int total, fp_evidence_t *ev, double *pa
         nic->line_rate_bps = rec->line_rate_bps;
         nic->is_virtual = rec->is_virtual;
         snprintf(nic->netdev, sizeof nic->netdev, "%s", rec->netdev);
+        /* a program that reports no traffic of its own (collectives: their algorithm's) cannot
+         * account for any NIC's bytes, so none is called shared */
+        nic->accountable = ev->exchanged > 0 ? exchanged[host] : -1;
+        nic->other_traffic = nic->accountable >= 0 && rec->bytes > fp_wire_allowance(nic->accountable, size);
     }
     qsort(all, (size_t)n, sizeof all[0], by_bytes);
     ev->nnics = n < FP_EVIDENCE_NICS ? n : FP_EVIDENCE_NICS;
     memcpy(ev->nics, all, (size_t)ev->nnics * sizeof all[0]);
+}
+
+/* Whether the evidence found node's NIC name shared with other traffic. */
+static int shared_nic(const fp_evidence_t *ev, const char *node, const char *name)
+{
+    for (int i = 0; i < ev->nnics; i++)
+        if (ev->nics[i].other_traffic && strcmp(ev->nics[i].node, node) == 0 && strcmp(ev->nics[i].name, name) == 0)
+            return 1;
+    return 0;
 }
 
 /* Rank 0: per node the bytes that had to cross (its payload; unknown: its NIC bytes off loopback)
@@ -264,18 +279,22 @@ static void judge_nic(const fp_path_t *p, int total, const char *spec, const dou
         const nic_rec_t *rec = &p->recs[i];
         if (ev->payload < 0 && strcmp(rec->name, "lo") != 0)
             n->reference += rec->bytes;
-        if (n->named && fp_nic_expect_matches(patterns[p->host_of[r]], rec->name))
+        if (n->named && fp_nic_expect_matches(patterns[p->host_of[r]], rec->name)) {
             n->through += rec->bytes;
+            n->other_traffic |= shared_nic(ev, p->names[p->host_of[r]], rec->name);
+        }
     }
     fp_nic_judge(ev, spec, nodes, p->nhosts, size);
     free(nodes);
     free(patterns);
 }
 
-/* A NIC of rank 0's node that carried >= 10% of its payload (lo aside: it never leaves the node). */
+/* A NIC of rank 0's node that carried >= 10% of its payload (lo aside: it never leaves the node;
+ * a NIC shared with other traffic aside: its bytes are not all this run's). */
 static int carries(const fp_evidence_t *ev, const fp_path_nic_t *n)
 {
-    return strcmp(n->node, ev->node) == 0 && !isnan(n->share) && n->share >= 0.1 && strcmp(n->name, "lo") != 0;
+    return strcmp(n->node, ev->node) == 0 && !isnan(n->share) && n->share >= 0.1 && strcmp(n->name, "lo") != 0 &&
+           !n->other_traffic;
 }
 
 /* A RoCE port's netdev, when the port carries too: one wire seen twice, its rate counted once. */
@@ -332,7 +351,7 @@ int fp_path_after(fp_path_t *p, fp_run_t *run, const fp_row_t *row, fp_evidence_
     if (!payload)
         return fp_fail("path evidence: out of memory for %d nodes", p->nhosts);
     ev->measured = 1;
-    collect(p, total, ev, payload, payload + p->nhosts);
+    collect(p, total, ev, payload, payload + p->nhosts, row->size);
     fp_path_describe(ev);
     if (run->params.expect_nic)
         judge_nic(p, total, run->params.expect_nic, payload, ev, row->size);

@@ -9,13 +9,25 @@
 #include "evidence.h"
 #include "metric.h"
 
-/* "fpveth0@h1 100.2%, lo@h1 3.1 MB": shares where a node had payload, else bytes. */
+double fp_wire_allowance(double accountable, size_t size)
+{
+    double messages = size ? accountable / (double)size : 0;
+    return FP_WIRE_RATIO * accountable + FP_WIRE_PER_MESSAGE * (messages + 1) + FP_WIRE_FIXED;
+}
+
+/* "fpveth0@h1 100.2%, lo@h1 3.1 MB": shares where a node had payload, else bytes; a NIC shared with
+ * other traffic says so, and how far beyond this run's bytes it went. */
 static void nic_list(const fp_evidence_t *ev, char *buf, size_t len)
 {
     for (int i = 0; i < ev->nnics; i++) {
         const fp_path_nic_t *n = &ev->nics[i];
         fp_append(buf, len, "%s%s@%s ", i ? ", " : "", n->name, n->node);
-        if (isnan(n->share))
+        if (n->other_traffic && n->accountable > 0)
+            fp_append(buf, len, "%.1f MB (other traffic: %.3g x all this run moved on %s)", n->bytes / 1e6,
+                      n->bytes / n->accountable, n->node);
+        else if (n->other_traffic)
+            fp_append(buf, len, "%.1f MB (other traffic: this run moved nothing on %s)", n->bytes / 1e6, n->node);
+        else if (isnan(n->share))
             fp_append(buf, len, "%.1f MB", n->bytes / 1e6);
         else
             fp_append(buf, len, "%.1f%%", 100 * n->share);
@@ -37,6 +49,12 @@ static void summarize(fp_evidence_t *ev)
         nic_list(ev, s, len);
     else
         fp_append(s, len, ev->payload > 0 ? "no NIC counter saw it" : "none (shared memory, or a path without counters)");
+    int shared = 0;
+    for (int i = 0; i < ev->nnics; i++)
+        shared += ev->nics[i].other_traffic;
+    if (shared)
+        fp_append(s, len, "; %s shared with other traffic: no path claim from %s", shared > 1 ? "NICs" : "a NIC",
+                  shared > 1 ? "them" : "it");
 }
 
 void fp_path_describe(fp_evidence_t *ev)

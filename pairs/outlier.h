@@ -116,8 +116,10 @@ typedef struct fp_judge_summary {
     unsigned places;   /* FP_PLACES_* */
     double sigma;      /* noise of one cell's log, as used */
     double z_node, z_link, z_round; /* the screen's bounds */
-    /* Too noisy: the factor a link must be slower than, alone against healthy pairs alone, to
-     * stand (the slowest link the matrix's noise would hide); 1 when the matrix is decided. */
+    /* Not decided: the factor a link must be slower than, alone against healthy pairs alone, to
+     * stand (the slowest link the matrix's noise would make of a healthy one); 1 when the matrix
+     * is decided. Where the noise is low but a 2 x link would not show (fp_link_resolution), the
+     * noise's factor still: the re-test alone is as good as ever. */
     double link_floor;
     char reason[160];
 } fp_judge_summary_t;

@@ -580,20 +580,27 @@ int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp
                      ? -1
                      : 0;
         }
-        double quiet = quiet_noise_sd(&J, slow, slow + n), resolution = exp(FP_LINK_Z * quiet);
+        double quiet = quiet_noise_sd(&J, slow, slow + n), noise = exp(FP_LINK_Z * quiet), resolution = noise;
         /* The noise alone understates what a fit with few cells per node hides: the link's own
          * cell pulls its sender's and receiver's effects toward it. Measured on this matrix. */
-        if (places && rc == 0 && resolution <= FP_JUDGE_MAX_RESOLUTION)
-            resolution = fmax(resolution, fp_link_resolution(layout, cells, opts, l.items, l.count,
-                                                                 screen_sees_link));
+        if (places && rc == 0 && noise <= FP_JUDGE_MAX_RESOLUTION)
+            resolution = fmax(noise, fp_link_resolution(layout, cells, opts, l.items, l.count, screen_sees_link));
         if (places && resolution > FP_JUDGE_MAX_RESOLUTION) { /* a pass would claim what it cannot see */
             s->decided = 0;
-            s->link_floor = resolution;
+            /* what a healthy link's noise can make of it alone: the floor of a link's re-test (the
+             * screen's blindness is no reason to doubt a re-test alone) */
+            s->link_floor = fmax(noise, 1.0);
             char shown[32];
             fp_resolution_text(resolution, shown, sizeof shown);
-            snprintf(s->reason, sizeof s->reason,
-                     "too noisy to judge: cell noise %.0f %%, only links slower than %s would show",
-                     100.0 * (exp(quiet) - 1.0), shown);
+            if (noise > FP_JUDGE_MAX_RESOLUTION)
+                snprintf(s->reason, sizeof s->reason,
+                         "too noisy to judge: cell noise %.0f %%, only links slower than %s would show",
+                         100.0 * (exp(quiet) - 1.0), shown);
+            else
+                snprintf(s->reason, sizeof s->reason,
+                         "a 2 x link would not show: cell noise %.0f %%, yet only links slower than %s would (cells "
+                         "slowed and screened again)",
+                         100.0 * (exp(quiet) - 1.0), shown);
             if (rc == 0)
                 rc = add_material_nodes(&J, slow, z, idx, &l);
         }

@@ -59,6 +59,7 @@ int pf_gather_nics(pf_node_t *node, const pf_where_t *where)
     char ports[200] = "";
     for (size_t i = 0; i < list.count; i++) {
         const fp_nic_t *nic = &list.nics[i];
+        pf_link_errors(node, where, nic);
         if (nic->kind == FP_NIC_NETDEV) {
             netdev_facts(node, nic);
             continue;

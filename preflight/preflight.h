@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "sysfs_net.h"
+
 /* How a fact must agree between nodes. */
 typedef enum {
     PF_SAME_ANY = 0, /* may differ (bus ids, counts of free pages) */
@@ -74,6 +76,9 @@ int pf_exists(const char *root, const char *rel);
 /* Gatherers: each adds facts and local findings to node. */
 void pf_gather_system(pf_node_t *node, const pf_where_t *where);
 int pf_gather_nics(pf_node_t *node, const pf_where_t *where);
+/* link_errors.c: a physical NIC's error counters as a fact, a warning at a threshold. */
+void pf_link_errors(pf_node_t *node, const pf_where_t *where, const fp_nic_t *nic);
+
 int pf_gather_gpus(pf_node_t *node, const pf_where_t *where);
 void pf_gather_stack(pf_node_t *node, const pf_where_t *where);
 

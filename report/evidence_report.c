@@ -1,7 +1,8 @@
 /* The fields of path evidence and verdicts in a row: JSON keys, CSV columns, text cells and lines.
  * JSON: "verdict" ("pass", "fail", "inconclusive", null), "expect" (the thresholds applied),
  * "line_rate_gbps", "efficiency" (0..1), "path" ({payload_bytes, summary, nics: [{node, name,
- * share, bytes, line_rate_gbps, virtual, rate, efficiency}], line_rate_from, nic_verdict, nic_why}
+ * share, bytes, line_rate_gbps, virtual, rate, efficiency, accountable_bytes, other_traffic}],
+ * line_rate_from, nic_verdict, nic_why}
  * or null when off). */
 #include <math.h>
 #include <string.h>
@@ -38,7 +39,9 @@ static void json_path(FILE *out, const fp_evidence_t *ev)
         fp_json_number_or_null(out, n->rate);
         fputs(",\"efficiency\":", out);
         fp_json_number_or_null(out, n->efficiency);
-        fputc('}', out);
+        fputs(",\"accountable_bytes\":", out);
+        fp_json_number_or_null(out, n->accountable >= 0 ? n->accountable : NAN);
+        fprintf(out, ",\"other_traffic\":%s}", n->other_traffic ? "true" : "false");
     }
     fputs("],\"line_rate_from\":", out);
     fp_json_string_or_null(out, ev->path_line_rate_from[0] ? ev->path_line_rate_from : NULL);

@@ -4,6 +4,8 @@
 #    on both hosts, and --expect-nic on it passes;
 #  - the same over shared memory (both ranks in one host): no NIC, and --expect-nic exits 3 with
 #    one line saying where the traffic went instead;
+#  - a TCP flow on the veth beside a latency run: the veth said shared with other traffic and
+#    --expect-nic inconclusive (exit 4);
 #  - veth shaped to 1 Gbit: --expect 60%line@1M:4M passes with the line rate a plain TCP stream
 #    gets through it; shaped to 100 Mbit, --line-rate 1G --expect 80%line@1M:4M fails with exit 3,
 #    naming size, measured interval and threshold.
@@ -64,6 +66,28 @@ assert rows and all(r["path"]["payload_bytes"] == 0 and r["path"]["nics"] == [] 
     lines=$(grep -c -- "--expect-nic failed: size 1048576: nothing had to cross $dev: no inter-node payload (all ranks on ${hosts[0]}); NICs that moved anyway: none" "$work/shm.err")
     [[ $lines -eq 1 ]] || { failed "shared memory: no single line saying where the traffic went"; cat "$work/shm.err"; }
 fi
+
+# Other traffic on the veth: a TCP flow from the first host to the second (tests/flow.py) while a
+# latency run of 1 KiB crosses the same veth: the veth counts far more than the run's bytes can
+# account for (1.5 x, 1 KiB per message, 256 KiB): it is said shared, and --expect-nic on it is
+# inconclusive (exit 4), not a pass.
+flow_py=$here/../flow.py
+"$nh" exec "${hosts[1]}" timeout 120 python3 "$flow_py" serve "${hosts[1]}" 47919 &
+serve=$!
+"$nh" exec "${hosts[0]}" timeout 120 python3 "$flow_py" send "${hosts[1]}" 47919 60 >"$work/flow.out" 2>&1 &
+send=$!
+for _ in $(seq 100); do grep -q flowing "$work/flow.out" && break; sleep 0.1; done
+lat=${bw%/*}/fabperf_latency
+expect_rc 4 shared "$nh" mpirun "$lat" -m 1K:1K -i 2000 -x 10 --format json --expect-nic "$dev"
+kill "$send" "$serve" 2>/dev/null
+wait "$send" "$serve" 2>/dev/null
+python3 -c 'import json, sys
+rows = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "row"]
+dev = sys.argv[2]
+assert rows and all(r["verdict"] == "inconclusive" and r["path"]["nic_verdict"] == "inconclusive"
+                    and any(n["name"] == dev and n["other_traffic"] for n in r["path"]["nics"])
+                    and "carried other traffic too" in r["path"]["nic_why"] for r in rows), rows' \
+    "$work/shared.out" "$dev" || failed "a flow beside the run: the veth not said shared, or --expect-nic not inconclusive"
 
 # Adaptive: an undecided verdict keeps sampling to the budget (the CI at 1 Gbit is a few %).
 # The line rate is what a plain TCP stream gets through the same shaped veth here, not the nominal

@@ -3,7 +3,8 @@
 # interval and threshold), inconclusive (exit 4 and one line, or as --inconclusive says) without a
 # line rate, terms refused before measuring (wrong comparison, not decimal, no measured size),
 # no interval below 6 samples, busbw for collectives, the adaptive rule sampling on while
-# undecided (point-to-point and collectives), --path-evidence off.
+# undecided (point-to-point and collectives), --path-evidence off, a NIC that counted other traffic
+# (a flow on lo beside the run) said shared.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 
@@ -113,6 +114,24 @@ check "--path-evidence off: exit 0, path null" rows_hold 'r["path"] is None'
 run_job 2 sm fabperf_latency -m 8:8 -i 50 --format json
 check "path evidence on one host: no inter-node payload" rows_hold \
     'r["path"]["payload_bytes"] == 0 and r["path"]["summary"].startswith("no inter-node payload")'
+
+# Other traffic: a TCP flow on lo (tests/flow.py) while a run over shared memory, slowed by
+# tests/faults/slow.c (1 ms per receive of rank 1) so that it lasts 0.3 s or more while moving
+# about 1 MB: lo counts far more than the run can account for (fp_wire_allowance: 1.5 x its bytes,
+# 1 KiB per message, 256 KiB), so it is said to be shared and makes no path claim.
+"$PYTHON3" "$FABPERF_TESTS_DIR/flow.py" loopback 120 >"$work/flow.out" 2>&1 &
+flow=$!
+for _ in $(seq 100); do grep -q flowing "$work/flow.out" && break; sleep 0.1; done
+run_with_slow 2 sm "FP_SLOW_RANK=1 FP_SLOW_AS=receiver FP_SLOW_FACTOR=1 FP_SLOW_US=1000" fabperf_latency \
+    -m 1K:1K -i 300 -x 10 --format json
+kill "$flow" 2>/dev/null
+wait "$flow" 2>/dev/null
+check "a flow on lo beside the run: exit 0" rc_is 0
+check "a flow on lo beside the run: lo said shared (other traffic, beyond the allowance of what the run moved)" rows_hold \
+    '[n["name"] for n in r["path"]["nics"] if n["other_traffic"]] == ["lo"]
+     and all(n["bytes"] > 1.5 * n["accountable_bytes"] + 1024 * (n["accountable_bytes"] / 1024 + 1) + 262144
+             for n in r["path"]["nics"] if n["name"] == "lo")
+     and "(other traffic: " in r["path"]["summary"] and r["path"]["summary"].endswith("a NIC shared with other traffic: no path claim from it")'
 
 # Adaptive: the clock of tests/faults/bimodal.c jumps 100 ms or 200 ms at alternate calls, so half
 # the samples lie near 100 ms and half near 200 ms (far above what the machine's load adds), and

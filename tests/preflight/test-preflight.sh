@@ -92,6 +92,43 @@ check "clean pair: each rank's GPU is its local rank modulo the GPUs" json_check
     "[r['values'] for r in records if r.get('fact') == 'gpu of local rank'] == [['rank %d -> gpu0 (0000:03:00.0), \
 nearest NIC mlx5_0:1' % i for i in (0, 1)]]"
 
+check "clean pair: error counters the tree lacks are said absent, never read as 0" fact_is mlx5_0:1 "link errors" \
+    "no error counters"
+
+# Link errors: nodeL's mlx5_0 port 1 went down 3 times with 12000 symbol errors, its ens1f0 counted
+# 50 CRC errors and 4 carrier changes; nodeK's counters exist, all 0 but 2 transmit discards.
+# nodeA's tree has no error counter files: said absent.
+node nodeK
+node nodeL
+for n in nodeK nodeL; do
+    counters=$work/$n/sys/class/infiniband/mlx5_0/ports/1/counters
+    for c in symbol_error link_error_recovery link_downed port_rcv_errors port_rcv_remote_physical_errors \
+        port_xmit_discards excessive_buffer_overrun_errors local_link_integrity_errors; do
+        echo 0 >"$counters/$c"
+    done
+    for c in rx_crc_errors rx_frame_errors rx_errors tx_errors; do
+        echo 0 >"$work/$n/sys/class/net/ens1f0/statistics/$c"
+    done
+    echo 1 >"$work/$n/sys/class/net/ens1f0/carrier_changes"
+done
+echo 2 >"$work/nodeK/sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_discards"
+echo 0 >"$work/nodeK/sys/class/net/ens1f0/carrier_changes"
+echo 3 >"$work/nodeL/sys/class/infiniband/mlx5_0/ports/1/counters/link_downed"
+echo 12000 >"$work/nodeL/sys/class/infiniband/mlx5_0/ports/1/counters/symbol_error"
+echo 50 >"$work/nodeL/sys/class/net/ens1f0/statistics/rx_crc_errors"
+echo 4 >"$work/nodeL/sys/class/net/ens1f0/carrier_changes"
+pair nodeK nodeL
+check "link errors: exit 0 (warnings)" rc_is 0
+check "link errors: nodeL's two NICs warned, with each counter and its threshold; nodeK's 2 discards below it" \
+    json_check "$work/out" "sorted((f['level'], f['node'], f['device'], f['message'][:f['message'].index(';')]) \
+for f in records if f['type'] == 'finding') == [('warn', 'nodeL', 'ens1f0', \
+'link errors since the counters were cleared: CRC errors 50 (warn at 1)'), ('warn', 'nodeL', 'mlx5_0:1', \
+'link errors since the counters were cleared: symbol errors 12000 (warn at 10), link downed 3 (warn at 1)')]"
+check "link errors: the facts per node (the nonzero counters listed, all at 0 said)" json_check "$work/out" \
+    "sorted((r['device'], r['values']) for r in records if r.get('fact') == 'link errors') == \
+[('ens1f0', ['none (5 counters at 0)', 'CRC errors 50, carrier changes 4']), ('eth0', ['no error counters'] * 2), \
+ ('mlx5_0:1', ['transmit discards 2', 'symbol errors 12000, link downed 3']), ('mlx5_1:1', ['no error counters'] * 2)]"
+
 # One node's port at half rate: that node is named, exit 1.
 node nodeC
 echo "100 Gb/sec (4X EDR)" >"$work/nodeC/sys/class/infiniband/mlx5_0/ports/1/rate"

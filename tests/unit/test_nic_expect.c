@@ -74,6 +74,44 @@ static void test_judge(void)
     CHECK(ev.nic_verdict == FP_VERDICT_NONE);
 }
 
+/* A NIC that counted more than the run can account for was shared with other traffic: said in
+ * the path line, never a pass of --expect-nic through it. */
+static void test_other_traffic(void)
+{
+    /* the allowance: 1.5 x the bytes, 1 KiB per message (and one more), 256 KiB */
+    CHECK_NEAR(fp_wire_allowance(0, 1024), 1024 + 262144, 0);
+    CHECK_NEAR(fp_wire_allowance(4e6, 1000), 1.5 * 4e6 + 1024 * 4001 + 262144, 1e-6);
+    CHECK_NEAR(fp_wire_allowance(1e9, 1 << 20), 1.5e9 + 1024 * (1e9 / (1 << 20) + 1) + 262144, 1e-3);
+    fp_evidence_t ev;
+    memset(&ev, 0, sizeof ev);
+    snprintf(ev.node, sizeof ev.node, "vm");
+    ev.nnics = 1;
+    fp_path_nic_t *lo = &ev.nics[0];
+    snprintf(lo->node, sizeof lo->node, "vm");
+    snprintf(lo->name, sizeof lo->name, "lo");
+    lo->share = NAN;
+    lo->bytes = 568.1e6;
+    lo->accountable = 4e6;
+    lo->other_traffic = 1;
+    fp_path_describe(&ev);
+    CHECK_STR(ev.summary, "no inter-node payload (all ranks on vm); NICs that moved anyway: lo@vm 568.1 MB (other "
+                          "traffic: 142 x all this run moved on vm); a NIC shared with other traffic: no path claim "
+                          "from it");
+    lo->other_traffic = 0;
+    fp_path_describe(&ev);
+    CHECK_STR(ev.summary, "no inter-node payload (all ranks on vm); NICs that moved anyway: lo@vm 568.1 MB");
+    /* --expect-nic through a shared NIC: inconclusive, the node named */
+    judge("aud*", &ev);
+    fp_nic_node_t nodes[2] = {{"fpa-h1", 1e6, 1.002e6, 1, 0}, {"fpa-h2", 1e6, 1.002e6, 1, 1}};
+    fp_nic_judge(&ev, "aud*", nodes, 2, 4096);
+    CHECK(ev.nic_verdict == FP_VERDICT_INCONCLUSIVE);
+    CHECK(strstr(ev.nic_why, "size 4096: the NIC --expect-nic aud* names on fpa-h2 carried other traffic too: this "
+                             "run's share of it cannot be told; ") == ev.nic_why);
+    nodes[1].through = 0; /* short of the payload: a fail whatever else the NIC carried */
+    fp_nic_judge(&ev, "aud*", nodes, 2, 4096);
+    CHECK(ev.nic_verdict == FP_VERDICT_FAIL);
+}
+
 static void put_nic(fp_evidence_t *ev, const char *node, const char *name, double share, double bps, int virt)
 {
     fp_path_nic_t *n = &ev->nics[ev->nnics++];
@@ -135,5 +173,6 @@ int main(void)
     test_check();
     test_pattern();
     test_judge();
+    test_other_traffic();
     return CHECK_DONE();
 }
