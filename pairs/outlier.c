@@ -213,6 +213,23 @@ fp_retest_t fp_retest_decide(const fp_cell_t *suspect, const fp_cell_t *healthy,
     return 2 * fine > count ? FP_RETEST_CLEARED : FP_RETEST_UNDECIDED;
 }
 
+fp_retest_t fp_retest_two_ways(const fp_cell_t *const suspect[2], const fp_cell_t *const healthy[2],
+                               const size_t count[2], int higher_is_better, double min_effect, int *ways,
+                               fp_cell_t *suspect_out, fp_cell_t *healthy_out)
+{
+    fp_cell_t s[2], h[2];
+    fp_retest_t r[2];
+    for (int d = 0; d < 2; d++)
+        r[d] = fp_retest_decide(suspect[d], healthy[d], count[d], higher_is_better, min_effect, 1, &s[d], &h[d]);
+    int back = r[1] == FP_RETEST_STANDS && r[0] != FP_RETEST_STANDS;
+    *suspect_out = s[back];
+    *healthy_out = h[back];
+    *ways = r[0] == FP_RETEST_STANDS ? (r[1] == FP_RETEST_STANDS ? 3 : 1) : r[1] == FP_RETEST_STANDS ? 2 : 0;
+    if (*ways)
+        return FP_RETEST_STANDS;
+    return r[0] == FP_RETEST_CLEARED && r[1] == FP_RETEST_CLEARED ? FP_RETEST_CLEARED : FP_RETEST_UNDECIDED;
+}
+
 int fp_retest_within_noise(const fp_cell_t *alone, const fp_cell_t *healthy, int higher_is_better, double floor)
 {
     if (!(floor > 1.0) || !(alone->median > 0) || !(healthy->median > 0))

@@ -170,6 +170,15 @@ typedef enum { FP_RETEST_UNDECIDED, FP_RETEST_STANDS, FP_RETEST_CLEARED } fp_ret
 int fp_retest_within_noise(const fp_cell_t *alone, const fp_cell_t *healthy, int higher_is_better, double floor);
 fp_retest_t fp_retest_decide(const fp_cell_t *suspect, const fp_cell_t *healthy, size_t count, int higher_is_better,
                              double min_effect, int all_slow, fp_cell_t *suspect_out, fp_cell_t *healthy_out);
+/* A link slow both ways in the sweep, its two directions re-tested in turn (suspect[0]/healthy[0]
+ * a -> b, [1] b -> a), each decided as a link (every run slow): *ways = 1 a -> b, 2 b -> a, 3 both
+ * stand (then STANDS), 0 neither; CLEARED when both are cleared, else UNDECIDED. The sweep's load
+ * slows a slow link's way back too (its acknowledgements queue behind the data): one slow
+ * direction is that one-way link, never a clearance of both. *_out: the standing direction's
+ * medians (a -> b's unless only b -> a stands). */
+fp_retest_t fp_retest_two_ways(const fp_cell_t *const suspect[2], const fp_cell_t *const healthy[2],
+                               const size_t count[2], int higher_is_better, double min_effect, int *ways,
+                               fp_cell_t *suspect_out, fp_cell_t *healthy_out);
 const char *fp_retest_name(fp_retest_t r); /* "undecided", "stands", "cleared" */
 
 /* Upper-tail standard normal quantile: z with P(Z > z) = p, 0 < p < 0.5. */

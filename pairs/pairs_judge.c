@@ -180,19 +180,43 @@ static int is_link(const fp_finding_t *f)
     return f->kind == FP_FIND_LINK || f->kind == FP_FIND_LINK_BOTH;
 }
 
-/* Rank 0: finding i decided from its measurements (suspect, healthy, suspect, healthy...); a link
- * stands only when every run of its cell was slow. */
-static fp_retest_t decide(const fp_run_t *run, const retest_plan_t *p, int i, const fp_finding_t *f,
-                          fp_cell_t *alone, fp_cell_t *healthy)
+/* A link slow both ways whose re-test found one direction slow: that direction alone stands. */
+static void keep_direction(fp_finding_t *f, int back)
 {
-    fp_cell_t s[MAX_RETEST_PAIRS / 2], h[MAX_RETEST_PAIRS / 2];
-    size_t m = 0;
-    for (int k = p->first[i]; k + 1 < p->first[i + 1]; k += 2) {
-        s[m] = p->cell[k];
-        h[m++] = p->cell[k + 1];
+    f->kind = FP_FIND_LINK;
+    f->cells = f->confirmed = 1;
+    if (back) {
+        int a = f->a;
+        f->a = f->b;
+        f->b = a;
+        f->median = f->median2, f->lo = f->lo2, f->hi = f->hi2;
     }
-    int higher = fp_pairs_ctx((fp_ctx_t *)&run->ctx)->kind->quantity == FP_QTY_RATE;
-    return fp_retest_decide(s, h, m, higher, run->params.pairs_min_effect, is_link(f), alone, healthy);
+    f->median2 = f->lo2 = f->hi2 = NAN;
+}
+
+/* Rank 0: finding i decided from its measurements (suspect, healthy, suspect, healthy...); a link
+ * stands only when every run of its cell was slow; a link slow both ways in the sweep has its two
+ * directions decided apart (fp_retest_two_ways), and one slow direction makes it that one-way link. */
+static fp_retest_t decide(const fp_run_t *run, const retest_plan_t *p, int i, fp_finding_t *f, fp_cell_t *alone,
+                          fp_cell_t *healthy)
+{
+    fp_cell_t s[2][MAX_RETEST_PAIRS / 2], h[2][MAX_RETEST_PAIRS / 2];
+    size_t m[2] = {0, 0};
+    int two_ways = f->kind == FP_FIND_LINK_BOTH && !f->round_trip;
+    for (int k = p->first[i]; k + 1 < p->first[i + 1]; k += 2) {
+        int d = two_ways && p->pair[k].a == f->b && p->pair[k].b == f->a; /* the way back's turn */
+        s[d][m[d]] = p->cell[k];
+        h[d][m[d]++] = p->cell[k + 1];
+    }
+    int higher = fp_pairs_ctx((fp_ctx_t *)&run->ctx)->kind->quantity == FP_QTY_RATE, ways;
+    double min_effect = run->params.pairs_min_effect;
+    if (!two_ways)
+        return fp_retest_decide(s[0], h[0], m[0], higher, min_effect, is_link(f), alone, healthy);
+    const fp_cell_t *const sp[2] = {s[0], s[1]}, *const hp[2] = {h[0], h[1]};
+    fp_retest_t r = fp_retest_two_ways(sp, hp, m, higher, min_effect, &ways, alone, healthy);
+    if (ways == 1 || ways == 2)
+        keep_direction(f, ways == 2);
+    return r;
 }
 
 /* Whether a standing node (in every round) or a standing link of round f's shift explains it. */

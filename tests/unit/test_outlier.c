@@ -273,6 +273,32 @@ static void test_retest_decide(void)
 
 /* A matrix whose cells scatter too widely for a 2x link to show is not decided, and says why; a 10x
  * slow sender in a quiet matrix does not make it so (its own cells' residuals do not count). */
+/* A link slow both ways in the sweep, each way re-tested alone three times: one slow way stands
+ * alone as that one-way link (its way back was slow only under the sweep's load), never cleared
+ * with the other; both slow stand both; both fine are cleared. */
+static void test_retest_two_ways(void)
+{
+    fp_cell_t slow[3] = {{100, 95, 105}, {110, 104, 116}, {90, 86, 95}}, fine[3], healthy[3];
+    for (int i = 0; i < 3; i++) {
+        healthy[i] = (fp_cell_t){1000, 950, 1050};
+        fine[i] = (fp_cell_t){980, 930, 1030};
+    }
+    size_t count[2] = {3, 3};
+    fp_cell_t alone, typical;
+    int ways = -1;
+    const fp_cell_t *const back_slow[2] = {fine, slow}, *const both[2] = {slow, slow}, *const none[2] = {fine, fine},
+                           *const there_slow[2] = {slow, fine}, *const h[2] = {healthy, healthy};
+    CHECK(fp_retest_two_ways(back_slow, h, count, 1, 0.25, &ways, &alone, &typical) == FP_RETEST_STANDS && ways == 2);
+    CHECK_NEAR(alone.median, 100, 0); /* the way that stands */
+    CHECK_NEAR(typical.median, 1000, 0);
+    CHECK(fp_retest_two_ways(there_slow, h, count, 1, 0.25, &ways, &alone, &typical) == FP_RETEST_STANDS && ways == 1);
+    CHECK(fp_retest_two_ways(both, h, count, 1, 0.25, &ways, &alone, &typical) == FP_RETEST_STANDS && ways == 3);
+    CHECK(fp_retest_two_ways(none, h, count, 1, 0.25, &ways, &alone, &typical) == FP_RETEST_CLEARED && ways == 0);
+    fp_cell_t mixed[3] = {slow[0], fine[1], slow[2]}; /* one way slow twice of three: not every run */
+    const fp_cell_t *const half[2] = {mixed, fine};
+    CHECK(fp_retest_two_ways(half, h, count, 1, 0.25, &ways, &alone, &typical) == FP_RETEST_UNDECIDED && ways == 0);
+}
+
 static void test_too_noisy(void)
 {
     fp_cell_t c[N * (N - 1)];
@@ -378,6 +404,7 @@ int main(void)
     test_resolution_measured();
     test_too_noisy();
     test_retest_decide();
+    test_retest_two_ways();
     test_polish_additive();
     test_polish_missing();
     test_healthy_no_finding();
