@@ -3,7 +3,6 @@
  * channel adapter on a port is a leaf; the others are levels above, each switch's parent the
  * switch one level up that it has the most links to. A host's NICs each name the leaf they reach
  * as their rail; the host hangs from the leaf of its first NIC. Routers ("Rt") are skipped. */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,46 +17,22 @@ typedef struct device {
 typedef struct fabric {
     device_t *dev;
     size_t ndev, capdev;
-    int *slot; /* hash of guid -> device index + 1 */
-    size_t nslot;
+    fp_name_index_t index; /* devices by guid */
     int (*link)[2]; /* device pairs, one per port line of a switch */
     size_t nlink, caplink;
 } fabric_t;
 
-static uint64_t hash(const char *s)
+static const char *guid_of(const void *items, size_t i)
 {
-    uint64_t h = 1469598103934665603ull;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-    return h;
-}
-
-static int rehash(fabric_t *f)
-{
-    size_t n = f->nslot ? 2 * f->nslot : 1024;
-    int *slot = calloc(n, sizeof *slot);
-    if (!slot)
-        return -1;
-    for (size_t i = 0; i < f->ndev; i++) {
-        size_t k = hash(f->dev[i].guid) & (n - 1);
-        while (slot[k])
-            k = (k + 1) & (n - 1);
-        slot[k] = (int)i + 1;
-    }
-    free(f->slot);
-    f->slot = slot;
-    f->nslot = n;
-    return 0;
+    return ((const device_t *)items)[i].guid;
 }
 
 /* The device of guid, added (kind '?' until its own block says) when new; -1 out of memory. */
 static int device(fabric_t *f, const char *guid)
 {
-    if (f->nslot) {
-        for (size_t k = hash(guid) & (f->nslot - 1); f->slot[k]; k = (k + 1) & (f->nslot - 1))
-            if (strcmp(f->dev[f->slot[k] - 1].guid, guid) == 0)
-                return f->slot[k] - 1;
-    }
+    int known = fp_name_index_find(&f->index, f->dev, guid_of, guid);
+    if (known >= 0)
+        return known;
     if (f->ndev == f->capdev) {
         size_t cap = f->capdev ? 2 * f->capdev : 256;
         device_t *d = realloc(f->dev, cap * sizeof *d);
@@ -72,13 +47,7 @@ static int device(fabric_t *f, const char *guid)
     d->kind = guid[0] == 'S' ? 'S' : guid[0] == 'H' ? 'H' : '?';
     d->level = -1;
     d->sw = -1;
-    if (2 * f->ndev > f->nslot)
-        return rehash(f) ? -1 : (int)f->ndev - 1;
-    size_t k = hash(guid) & (f->nslot - 1);
-    while (f->slot[k])
-        k = (k + 1) & (f->nslot - 1);
-    f->slot[k] = (int)f->ndev;
-    return (int)f->ndev - 1;
+    return fp_name_index_add(&f->index, f->dev, f->ndev, guid_of) ? -1 : (int)f->ndev - 1;
 }
 
 /* The n-th quoted string of s (0: the first) into out; 0 when found. */
@@ -298,7 +267,7 @@ int fp_topo_parse_ibnet(const char *text, const char *name, fp_topology_t *t, ch
     }
     free(copy);
     free(f.dev);
-    free(f.slot);
+    fp_name_index_free(&f.index);
     free(f.link);
     return rc;
 }

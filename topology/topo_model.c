@@ -2,7 +2,6 @@
  * parent chain walked. The importers and the reader build on it. */
 #include "topology.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +10,7 @@ void fp_topology_free(fp_topology_t *t)
     free(t->sw);
     free(t->node);
     free(t->nic);
-    free(t->node_slot);
+    fp_name_index_free(&t->node_index);
     memset(t, 0, sizeof *t);
 }
 
@@ -56,42 +55,14 @@ int fp_topo_add_switch(fp_topology_t *t, const char *name, char *err, size_t err
     return (int)t->nsw++;
 }
 
-static uint64_t name_hash(const char *s)
+static const char *node_name(const void *items, size_t i)
 {
-    uint64_t h = 1469598103934665603ull;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-    return h;
-}
-
-/* The nodes' index by name (open addressing, at most half full): a hostlist of 100,000 nodes must
- * not cost 10^10 comparisons. */
-static int reindex(fp_topology_t *t)
-{
-    size_t n = t->nslot ? 2 * t->nslot : 1024;
-    int *slot = calloc(n, sizeof *slot);
-    if (!slot)
-        return -1;
-    for (size_t i = 0; i < t->nnode; i++) {
-        size_t k = name_hash(t->node[i].name) & (n - 1);
-        while (slot[k])
-            k = (k + 1) & (n - 1);
-        slot[k] = (int)i + 1;
-    }
-    free(t->node_slot);
-    t->node_slot = slot;
-    t->nslot = n;
-    return 0;
+    return ((const fp_topo_node_t *)items)[i].name;
 }
 
 static int node_index(const fp_topology_t *t, const char *node)
 {
-    if (!t->nslot)
-        return -1;
-    for (size_t k = name_hash(node) & (t->nslot - 1); t->node_slot[k]; k = (k + 1) & (t->nslot - 1))
-        if (strcmp(t->node[t->node_slot[k] - 1].name, node) == 0)
-            return t->node_slot[k] - 1;
-    return -1;
+    return fp_name_index_find(&t->node_index, t->node, node_name, node);
 }
 
 int fp_topology_switch_of(const fp_topology_t *t, const char *node)
@@ -118,17 +89,16 @@ int fp_topo_add_node(fp_topology_t *t, const char *name, int sw, char *err, size
         snprintf(err, errlen, "more than %d nodes", FP_TOPO_MAX_NODES);
         return -1;
     }
-    if (grow((void **)&t->node, &t->capnode, t->nnode, sizeof *t->node) ||
-        (2 * (t->nnode + 1) > t->nslot && reindex(t))) {
+    if (grow((void **)&t->node, &t->capnode, t->nnode, sizeof *t->node)) {
         snprintf(err, errlen, "out of memory for %zu nodes", t->nnode + 1);
         return -1;
     }
     strcpy(t->node[t->nnode].name, name);
     t->node[t->nnode++].sw = sw;
-    size_t k = name_hash(name) & (t->nslot - 1);
-    while (t->node_slot[k])
-        k = (k + 1) & (t->nslot - 1);
-    t->node_slot[k] = (int)t->nnode;
+    if (fp_name_index_add(&t->node_index, t->node, t->nnode, node_name)) {
+        snprintf(err, errlen, "out of memory for the index of %zu nodes", t->nnode);
+        return -1;
+    }
     return 0;
 }
 

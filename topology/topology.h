@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "name_index.h"
+
 #define FP_TOPO_NAME 96
 #define FP_TOPO_MAX_NODES 200000 /* nodes one topology may name */
 
@@ -37,8 +39,7 @@ typedef struct fp_topology {
     size_t nsw, capsw;
     fp_topo_node_t *node;
     size_t nnode, capnode;
-    int *node_slot; /* index of nodes by name (topo_model.c) */
-    size_t nslot;
+    fp_name_index_t node_index; /* nodes by name (topo_model.c) */
     fp_topo_nic_t *nic;
     size_t nnic, capnic;
 } fp_topology_t;

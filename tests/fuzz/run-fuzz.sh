@@ -20,7 +20,7 @@ cp "$here"/seeds/* "$work/corpus/"
 "$cc" -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
     -I"$top/base" -I"$top/topology" -I"$top/engine" -I"$top/report" -I"$top/evidence" -I"$top/collective" $mpi_cflags -o "$work/fuzz_options" \
     "$here/fuzz_options.c" "$top/engine/options.c" "$top/engine/plan.c" "$top/engine/expect.c" "$top/evidence/nic_expect.c" "$top/base/escape.c" \
-    "$top/base/units.c" "$top/base/json_read.c" "$top/topology/hostlist.c" "$top/topology/topo_model.c" \
+    "$top/base/units.c" "$top/base/json_read.c" "$top/topology/hostlist.c" "$top/topology/name_index.c" "$top/topology/topo_model.c" \
     "$top/topology/topology.c" "$top/topology/topo_slurm.c" "$top/topology/topo_ibnet.c" -lm
 cd "$work"
 echo "run-fuzz.sh: fuzzing the option and size parsers for ${seconds} s in $(pwd)"

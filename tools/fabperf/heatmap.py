@@ -167,7 +167,7 @@ def switch_groups(matrix, topology):
         host = node if node in switch_of else node.rsplit(":", 1)[0]
         key = switch_of.get(host, (len(job), "(no switch)"))
         groups.setdefault(key, []).append(i)
-    if len(groups) < 2 and next(iter(groups), (0, ""))[1] == "(no switch)":
+    if all(name == "(no switch)" for _, name in groups):
         return None
     return [(name, members) for (_, name), members in sorted(groups.items())]
 
