@@ -29,6 +29,7 @@ typedef struct fp_pairs_meta {
     int not_listed;              /* the job's hosts the file does not name */
     const char *const *hosts;    /* rank 0: host of every rank */
     const int *switch_of;        /* rank 0: switch of every rank */
+    const unsigned char *first_of_host; /* rank 0: the rank is its host's first */
     int nranks;
 } fp_pairs_meta_t;
 
@@ -86,6 +87,7 @@ typedef struct fp_pairs_ctx {
     fp_topology_t topology;   /* --topology: every rank reads it; rank 0 adds unlisted hosts */
     int has_topology;
     int *switch_of;           /* rank 0: switch index of every rank, with --topology */
+    unsigned char *first_of_host; /* rank 0: rank r is the first of its host, with --topology */
     char (*names)[MPI_MAX_PROCESSOR_NAME + 1]; /* rank 0: host of every rank */
     const char **name_list;                    /* rank 0: names[] as pointers */
     char **hosts;                              /* rank 0, with --topology: plain host of every rank */

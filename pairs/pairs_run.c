@@ -105,13 +105,9 @@ static int gather_names(fp_run_t *run, fp_pairs_ctx_t *pc)
         return FP_OK;
     if (pc->has_topology) { /* the hosts as the topology names them, before ranks are told apart */
         pc->hosts = calloc((size_t)n, sizeof *pc->hosts);
-        for (int i = 0; pc->hosts && i < n; i++)
-            pc->hosts[i] = strdup(pc->names[i]);
-        for (int i = 0; pc->hosts && i < n; i++)
-            if (!pc->hosts[i])
-                return fp_fail("strdup of %d host names failed", n);
-        if (!pc->hosts)
-            return fp_fail("calloc of %d host names failed", n);
+        for (int i = 0; i < n; i++)
+            if (!pc->hosts || !(pc->hosts[i] = strdup(pc->names[i])))
+                return fp_fail("copying %d host names failed (out of memory)", n);
         FP_CHECK(fp_pairs_topology_place(run, (const char *const *)pc->hosts, n));
     }
     unique_names(pc, n);

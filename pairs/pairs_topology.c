@@ -39,13 +39,23 @@ static int host_switch(fp_topology_t *t, const char *host, int *missing)
     return s;
 }
 
-/* Whether rank r is the first rank of its host (a host counts once). */
-static int first_of_host(const char *const *hosts, int r)
+static const char *host_name(const void *items, size_t i)
 {
-    for (int q = 0; q < r; q++)
-        if (strcmp(hosts[q], hosts[r]) == 0)
-            return 0;
-    return 1;
+    return ((const char *const *)items)[i];
+}
+
+/* first[r]: rank r is the first rank of its host (a host counts once); by an index of the names,
+ * so that 10,000 ranks cost no 10^8 comparisons. 0, or -1 out of memory. */
+static int first_of_hosts(const char *const *hosts, int n, unsigned char *first)
+{
+    fp_name_index_t seen = {0};
+    int rc = 0;
+    for (int r = 0; r < n && rc == 0; r++) {
+        first[r] = fp_name_index_find(&seen, hosts, host_name, hosts[r]) < 0;
+        rc = fp_name_index_add(&seen, hosts, (size_t)r + 1, host_name);
+    }
+    fp_name_index_free(&seen);
+    return rc;
 }
 
 /* Rank 0, with hosts[r] the host of rank r: switch_of[r], and the header's line. */
@@ -64,6 +74,11 @@ int fp_pairs_topology_place(fp_run_t *run, const char *const *hosts, int n)
     if (!pc->switch_of)
         return fp_fail("--topology: out of memory placing %d ranks", n);
     m->switch_of = pc->switch_of;
+    pc->first_of_host = malloc((size_t)n + 1);
+    if (!pc->first_of_host || first_of_hosts(hosts, n, pc->first_of_host))
+        return fp_fail("--topology: out of memory indexing %d host names", n);
+    m->first_of_host = pc->first_of_host;
+    const unsigned char *first = pc->first_of_host;
     for (int r = 0; r < n; r++)
         if ((pc->switch_of[r] = host_switch(t, hosts[r], &m->not_listed)) < 0)
             return fp_fail("--topology: out of memory placing host %s", hosts[r]);
@@ -78,7 +93,7 @@ int fp_pairs_topology_place(fp_run_t *run, const char *const *hosts, int n)
     int nhosts = 0;
     size_t used = 0;
     for (int r = 0; r < n; r++)
-        if (first_of_host(hosts, r))
+        if (first[r])
             nhosts++, used += hosts_on[pc->switch_of[r]]++ == 0;
     tu += (size_t)snprintf(text, cap, "%s (%s: %zu switches, %zu nodes); this job's %d host(s) on %zu switch(es):",
                            run->params.topology, t->format, m->listed_switches, t->nnode - (size_t)m->not_listed,
@@ -90,7 +105,7 @@ int fp_pairs_topology_place(fp_run_t *run, const char *const *hosts, int n)
         int parent = t->sw[s].parent, shown = 0;
         if (s >= m->listed_switches) { /* an unlisted host's own */
             for (int r = 0; r < n; r++)
-                if (first_of_host(hosts, r) && pc->switch_of[r] == (int)s && !shown++)
+                if (first[r] && pc->switch_of[r] == (int)s && !shown++)
                     tu += (size_t)snprintf(text + tu, cap - tu, "%s %s (not in the topology: a switch of its own)",
                                            first_switch ? "" : ";", hosts[r]);
             first_switch = 0;
@@ -99,7 +114,7 @@ int fp_pairs_topology_place(fp_run_t *run, const char *const *hosts, int n)
         tu += (size_t)snprintf(text + tu, cap - tu, "%s %s%s%s (", first_switch ? "" : ";", t->sw[s].name,
                                parent >= 0 ? " under " : "", parent >= 0 ? t->sw[parent].name : "");
         for (int r = 0; r < n; r++)
-            if (first_of_host(hosts, r) && pc->switch_of[r] == (int)s && shown++ < HOSTS_SHOWN)
+            if (first[r] && pc->switch_of[r] == (int)s && shown++ < HOSTS_SHOWN)
                 tu += (size_t)snprintf(text + tu, cap - tu, "%s%s", shown > 1 ? ", " : "", hosts[r]);
         if (shown > HOSTS_SHOWN)
             tu += (size_t)snprintf(text + tu, cap - tu, " and %d more", shown - HOSTS_SHOWN);
@@ -122,7 +137,7 @@ void fp_pairs_topology_json(FILE *out, const fp_pairs_meta_t *m)
     for (size_t s = 0; s < t->nsw; s++) {
         int shown = 0;
         for (int r = 0; r < m->nranks; r++) {
-            if (m->switch_of[r] != (int)s || !first_of_host(m->hosts, r))
+            if (m->switch_of[r] != (int)s || !m->first_of_host[r])
                 continue;
             if (!shown++) {
                 fputs(first_switch ? "{\"switch\":" : ",{\"switch\":", out);
@@ -146,5 +161,6 @@ void fp_pairs_topology_close(fp_pairs_ctx_t *pc)
 {
     fp_topology_free(&pc->topology);
     free(pc->switch_of);
+    free(pc->first_of_host);
     free(pc->meta.topology_text);
 }
