@@ -14,6 +14,7 @@
 #include "escape.h"
 #include "evidence.h"
 #include "isolate.h"
+#include "metric.h"
 #include "report.h"
 #include "stats.h"
 #include "suspects.h"
@@ -73,7 +74,7 @@ static int measure_group(fp_run_t *run, size_t bytes, MPI_Comm group, int fixed_
     if (rc == FP_OK && rank == 0) {
         fp_stats_t s;
         fp_stats_compute(samples, ISO_SAMPLES, &s);
-        *est = (fp_iso_est_t){s.p50, s.p50_lo, s.p50_hi};
+        *est = (fp_iso_est_t){.us = s.p50, .lo = s.p50_lo, .hi = s.p50_hi};
     }
     return rc;
 }
@@ -98,7 +99,7 @@ static int run_round(fp_run_t *run, size_t bytes, const int *group, const int *l
     }
     int rc = FP_OK;
     if (mine != MPI_COMM_NULL) {
-        fp_iso_est_t e = {NAN, NAN, NAN};
+        fp_iso_est_t e = {.us = NAN, .lo = NAN, .hi = NAN};
         if (group_state)
             c->state = group_state;
         int rank;
@@ -118,10 +119,35 @@ static int run_round(fp_run_t *run, size_t bytes, const int *group, const int *l
     for (int r = 0; got && r < ctx->nranks; r++) {
         int k = (int)got[4 * r];
         if (k >= 0 && k < ngroups)
-            est[k] = (fp_iso_est_t){got[4 * r + 1], got[4 * r + 2], got[4 * r + 3]};
+            est[k] = (fp_iso_est_t){.us = got[4 * r + 1], .lo = got[4 * r + 2], .hi = got[4 * r + 3]};
     }
     free(got);
     return FP_OK;
+}
+
+/* Rank 0: each group's verdict against --expect at its own size (busbw scaled by the group's
+ * factor, the bytes a group of that size moves), and the time per call that meets it. */
+static void judge_expect(fp_run_t *run, size_t bytes, const int *group, int ngroups, fp_iso_est_t *est)
+{
+    const fp_expect_t *e = &run->params.expect;
+    fp_busbw_t kind = run->bench->coll->busbw;
+    size_t unit = fp_types[run->params.datatype].size;
+    for (int g = 0; fp_expect_any(e) && g < ngroups; g++) {
+        int size = 0;
+        for (int r = 0; r < run->ctx.nranks; r++)
+            size += group[r] == g;
+        size_t moved = bytes / (run->bench->coll->elements_per_rank ? unit * (size_t)size : unit) *
+                       (run->bench->coll->elements_per_rank ? unit * (size_t)size : unit);
+        double unused, p50, lo, hi, at_1us;
+        fp_coll_rates(kind, size, 0, moved, est[g].us, &unused, &p50);
+        fp_coll_rates(kind, size, 0, moved, est[g].hi, &unused, &lo); /* the slowest time, the lowest busbw */
+        fp_coll_rates(kind, size, 0, moved, est[g].lo, &unused, &hi);
+        fp_coll_rates(kind, size, 0, moved, 1.0, &unused, &at_1us);
+        fp_judgement_t j;
+        est[g].expect = (int)fp_expect_judge(e, moved, run->bench->metric->quantity, lo, p50, hi,
+                                             fp_line_rate_in_unit(run->bench, run->params.line_rate_bps), &j);
+        est[g].bound_us = isfinite(j.threshold) && j.threshold > 0 ? at_1us / j.threshold : NAN;
+    }
 }
 
 /* Rank 0's measure callback: tells every rank the round (its group count, then the groups and
@@ -142,6 +168,8 @@ static int measure_round(void *arg, const int *group, const int *lead, int ngrou
         rc = fp_fail("MPI_Bcast of a round's groups failed");
     if (rc == FP_OK)
         rc = run_round(s->run, s->bytes, group, leads, ngroups, est);
+    if (rc == FP_OK)
+        judge_expect(s->run, s->bytes, group, ngroups, est);
     free(leads);
     return rc == FP_OK ? 0 : -1;
 }
@@ -243,10 +271,16 @@ static void emit_round(FILE *out, int json, size_t bytes, int index, const fp_is
             fp_json_number_or_null(out, e->hi);
             fputs(",\"threshold_us\":", out);
             fp_json_number_or_null(out, rd->threshold[g]);
+            if (e->expect != FP_VERDICT_NONE)
+                fprintf(out, ",\"expect\":\"%s\"", fp_verdict_name((fp_verdict_t)e->expect));
             fprintf(out, ",\"status\":\"%s\"}\n", status);
         } else {
-            fprintf(out, "# isolate round %d (%s%.0d) group %d: %.2f us [%.2f, %.2f] %s: ", index + 1,
+            fprintf(out, "# isolate round %d (%s%.0d) group %d: %.2f us [%.2f, %.2f] %s", index + 1,
                     rd->level ? "level " : "confirm", rd->level, g + 1, e->us, e->lo, e->hi, status);
+            if (e->expect != FP_VERDICT_NONE)
+                fprintf(out, " (--expect at its size: %s, %.2f us a call)", fp_verdict_name((fp_verdict_t)e->expect),
+                        e->bound_us);
+            fputs(": ", out);
             ranks_text(out, &members, n, hosts);
             fputc('\n', out);
         }
@@ -339,9 +373,11 @@ static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result
         fprintf(out, "# isolate at %zu bytes: no search: %s\n", s->bytes, res->reason);
     } else if (out) {
         fprintf(out, "# isolate at %zu bytes: %d rank(s)%s, %d round(s) in %.1f s, groups slow when %.0f %% slower "
-                     "than known-good groups of their size (CIs apart), %d samples a group: %s%s\n",
+                     "than known-good groups of their size (CIs apart)%s, %d samples a group: %s%s\n",
                 s->bytes, n, s->mode == ISO_SUSPECTS ? " (--suspects confirmed, no search)" : "", res->nrounds, seconds,
-                100.0 / (1.0 - FP_ISO_MIN_EFFECT) - 100.0, ISO_SAMPLES,
+                100.0 / (1.0 - FP_ISO_MIN_EFFECT) - 100.0,
+                fp_expect_any(&run->params.expect) ? " or judged by --expect at their size where it decides" : "",
+                ISO_SAMPLES,
                 res->decided ? (res->nfindings ? "decided" : "no member slows it") : "undecided: ", res->reason);
     }
     if (out)
@@ -404,6 +440,8 @@ int fp_coll_isolate(fp_run_t *run, size_t bytes)
     } else if (rc == FP_OK && (s.mode == ISO_SUSPECTS ? fp_iso_confirm_suspects(n, s.suspect, measure_round, &s, res)
                                                       : fp_iso_search(n, node, measure_round, &s, res)) != 0)
         rc = FP_ERR;
+    if (rc == FP_OK && s.mode != ISO_MET)
+        fp_iso_whole_shortfall(res, run->last_verdict_size == bytes ? run->last_verdict : FP_VERDICT_NONE);
     int stop = -1;
     if (rc == FP_OK) {
         MPI_Bcast(&stop, 1, MPI_INT, 0, ctx->comm);

@@ -1,6 +1,8 @@
 /* Group testing of a collective: the levels, the judge, and the search (isolate.h). */
 #include "isolate.h"
 
+#include "expect.h" /* fp_verdict_t: a group's verdict against --expect */
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +155,12 @@ static void judge_round(fp_iso_round_t *r, int n, const int *excluded, double *r
         reference_us[g] = median_of(uss, m);
         r->threshold[g] = fp_iso_threshold(reference_us[g], median_of(his, m));
         r->status[g] = fp_iso_judge(&r->est[g], reference_us[g], r->threshold[g]);
+        /* --expect, scaled to the group's size, decides where it can: a group that meets it is
+         * fine however its siblings ran, one that fails it is slow; inconclusive, the siblings. */
+        if (r->est[g].expect == FP_VERDICT_PASS || r->est[g].expect == FP_VERDICT_FAIL) {
+            r->status[g] = r->est[g].expect == FP_VERDICT_FAIL ? FP_ISO_SLOW : FP_ISO_FINE;
+            r->threshold[g] = r->est[g].bound_us;
+        }
     }
     free(his);
     free(uss);
@@ -287,7 +295,7 @@ static int confirm(int n, const int *leaf_of, int nleaves, const int *leaf_size,
     int rc = status[0] && status[1] && est[0] && est[1] && reference_us && placed && mine ? 0 : -1;
     for (int pass = 0; rc == 0 && pass < 2; pass++) {
         for (int k = 0; k < n; k++)
-            status[pass][k] = FP_ISO_UNDECIDED, est[pass][k] = (fp_iso_est_t){NAN, NAN, NAN};
+            status[pass][k] = FP_ISO_UNDECIDED, est[pass][k] = (fp_iso_est_t){.us = NAN, .lo = NAN, .hi = NAN};
         rc = confirm_round(n, leaf_of, good, pass, measure, arg, out, status[pass], est[pass], reference_us);
     }
     for (int k = 0; rc == 0 && k < n; k++) {
@@ -312,7 +320,7 @@ static int confirm(int n, const int *leaf_of, int nleaves, const int *leaf_size,
         rc = retest_together(n, leaf_of, nleaves, leaf_size, placed, good, measure, arg, out);
     for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++)
         if (placed[leaf] == 2) { /* a member had no partner: nothing can be said of the group */
-            fp_iso_est_t none = {NAN, NAN, NAN};
+            fp_iso_est_t none = {.us = NAN, .lo = NAN, .hi = NAN};
             add_finding(out, leaf_kind(leaf_size[leaf]), 0, leaf_of, n, leaf, &none, NAN);
         }
     free(status[0]), free(status[1]), free(est[0]), free(est[1]), free(reference_us), free(placed), free(mine);
@@ -378,6 +386,7 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
         slow_prev[0] = 1; /* level 0: the whole job, suspect until a level clears it */
     }
     const fp_iso_round_t *previous = NULL;
+    int expected = 0; /* --expect judged some group */
     for (int level = 1; rc == 0; level++) {
         fp_iso_round_t *r = NULL;
         int *group = malloc((size_t)n * sizeof *group), ngroups = group ? fp_iso_level(n, node, level, group, parent) : -1;
@@ -414,6 +423,10 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
                 continue;
             int size = group_size(r->group, n, g);
             children_slow[parent[g]] += r->status[g] != FP_ISO_FINE;
+            expected |= r->est[g].expect != FP_VERDICT_NONE;
+            for (int k = 0; r->est[g].expect == FP_VERDICT_PASS && k < n; k++)
+                if (r->group[k] == g) /* meets --expect: a known-good partner again */
+                    good[k] = 1;
             if (r->status[g] == FP_ISO_FINE)
                 continue; /* slow or undecided: a suspect, split again or confirmed */
             slow_now[g] = 1;
@@ -440,6 +453,17 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
             break;
         memcpy(slow_prev, slow_now, (size_t)n);
         previous = r;
+    }
+    int ngood = 0;
+    for (int k = 0; rc == 0 && k < n; k++)
+        ngood += good[k];
+    if (rc == 0 && nleaves && expected && ngood == 0) { /* nobody to compare with: said, not guessed */
+        snprintf(out->reason, sizeof out->reason, "every group fell short of --expect down to groups of %d: no "
+                 "known-good partner to confirm a member with; the shortfall is everyone's, not one member's",
+                 leaf_size[0]);
+        free(parent), free(leaf_of), free(leaf_size), free(excluded), free(good), free(slow_prev), free(slow_now);
+        free(reference_us);
+        return 0;
     }
     if (rc == 0 && nleaves)
         rc = confirm(n, leaf_of, nleaves, leaf_size, good, measure, arg, out);
@@ -472,6 +496,18 @@ int fp_iso_confirm_suspects(int n, const char *suspect, fp_iso_measure_fn measur
     }
     free(leaf_of), free(leaf_size), free(good);
     return rc;
+}
+
+void fp_iso_whole_shortfall(fp_iso_result_t *r, int whole_verdict)
+{
+    int stands = 0;
+    for (int i = 0; i < r->nfindings; i++)
+        stands += r->findings[i].stands;
+    if (whole_verdict != FP_VERDICT_FAIL || stands || !r->decided)
+        return;
+    r->decided = 0;
+    snprintf(r->reason, sizeof r->reason, "the whole communicator fails --expect at this size, yet no member stands: "
+             "the shortfall lies between the groups (a link between them) or needs the whole job");
 }
 
 void fp_iso_free(fp_iso_result_t *r)

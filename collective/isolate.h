@@ -18,9 +18,13 @@
 #define FP_ISO_MAX_ROUNDS 64
 #define FP_ISO_MAX_FINDINGS 64
 
-/* One group's figure of a round: time per call in us, its median and 95% CI. */
+/* One group's figure of a round: time per call in us, its median and 95% CI; where --expect
+ * judges the size, its verdict on this group scaled to the group's size (an fp_verdict_t:
+ * FP_VERDICT_NONE, the zero, where no term applies) and the time per call that meets it. */
 typedef struct fp_iso_est {
     double us, lo, hi;
+    int expect;
+    double bound_us;
 } fp_iso_est_t;
 
 typedef enum { FP_ISO_FINE, FP_ISO_SLOW, FP_ISO_UNDECIDED } fp_iso_status_t;
@@ -79,6 +83,11 @@ void fp_iso_free(fp_iso_result_t *r);
  * known-good partner (the ranks not suspected), the leftover partners as references. Not decided
  * when no rank or every rank is a suspect. Returns as fp_iso_search. */
 int fp_iso_confirm_suspects(int n, const char *suspect, fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out);
+
+/* After a search, given the whole communicator's verdict at that size (an fp_verdict_t): a whole
+ * that fails --expect while the search stands no member is undecided, never "no member slows it":
+ * the shortfall is between the groups (a link between them) or everyone's. */
+void fp_iso_whole_shortfall(fp_iso_result_t *r, int whole_verdict);
 
 /* The threshold of references whose typical time is reference_us and CI high end reference_hi
  * (medians over them); est judged: slow when its CI low end is above the threshold, fine when its

@@ -108,6 +108,17 @@ FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "$known" \
     fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --expect 'busbw>=10@64K' --format json
 check "known clock, --expect failed: exit 3, the search runs and names rank 6" json_check "$work/out" \
     "$rc == 3 and $(findings_are "[6]") and [(i['mode'], i['rounds']) for i in records if i['type'] == 'isolate'] == [('search', 4)]"
+# Each group is judged by --expect at its own size where it decides: a group of 4 meets 10 GB/s
+# busbw at 9.8304 us a call (65536 B x 1.5 / 10 GB/s), a pair at 6.5536 (x 1): the thresholds are
+# those bounds, the verdicts exact (the references' too, shown, not judged).
+check "known clock, --expect failed: each group judged by --expect at its size, its bound the threshold" json_check "$work/out" \
+    "[(g['round'], g['ranks'], round(g['threshold_us'], 6) if g['threshold_us'] else None, g.get('expect'), g['status']) for g in records if g['type'] == 'isolate_group' and g['round'] <= 2] == [(1, [0, 1, 2, 3], 9.8304, 'pass', 'fine'), (1, [4, 5, 6, 7], 9.8304, 'fail', 'slow'), (2, [0, 1], None, 'pass', 'reference'), (2, [2, 3], None, 'pass', 'reference'), (2, [4, 5], 6.5536, 'pass', 'fine'), (2, [6, 7], 6.5536, 'fail', 'slow')]"
+# A fabric slow everywhere (every call 4 us, 30 GB/s expected): every group falls short, down to
+# pairs: no member named, the search undecided and says why (without --expect: one round, nothing).
+FABPERF_SLOW_LIB=$FABPERF_KNOWN_CLOCK_LIB run_with_slow 8 sm "FP_KNOWN_US=4" \
+    fabperf_allreduce -m 64K:64K -i 24 -x 2 --isolate --expect 'busbw>=30@64K' --format json
+check "known clock, every group short of --expect: exit 3 (the size fails), no finding, the search undecided: everyone's" json_check "$work/out" \
+    "$rc == 3 and not [f for f in records if f['type'] == 'isolate_finding'] and [(i['rounds'], i['decided'], i['reason']) for i in records if i['type'] == 'isolate'] == [(2, False, \"every group fell short of --expect down to groups of 2: no known-good partner to confirm a member with; the shortfall is everyone's, not one member's\")]"
 
 # late_us COLLECTIVE: how late the slow member enters each call: 3 ms, or 9 times a clean search's
 # typical first-level call where that is longer, at most 40 ms (under the sanitizers, beside a

@@ -2,6 +2,7 @@
  * round take 100 us a call, F times that with the slow member (or both ends of a slow link) in
  * them, each median with a 95% CI of +-3 % and, where asked, a deterministic scatter of +-5 %. */
 #include "check.h"
+#include "expect.h"
 #include "isolate.h"
 #include "suspects.h"
 
@@ -20,6 +21,11 @@ typedef struct model {
      * it (the job's root), else its lead; else each member in turn, so the member is the root in
      * 1 of k calls of a group of k: a median slow from 3 members on, and halfway for a pair. */
     int sender_only;
+    /* --expect as coll_isolate.c judges it, where bound > 0: a group fails when its CI's low end
+     * is above bound us a call, passes when its high end is at most that; slow2: a second member
+     * slow by factor; everyone: every group slow by factor (the fabric, not a member). */
+    double bound;
+    int slow2, everyone;
 } model_t;
 
 /* The root of group g where it is fixed; -1 where it rotates. */
@@ -44,7 +50,8 @@ static int measure(void *arg, const int *group, const int *lead, int ngroups, fp
         int has_slow = 0, has_a = 0, has_b = 0;
         for (int r = 0; r < m->n; r++)
             if (group[r] == g)
-                has_slow |= r == m->slow, has_a |= r == m->link_a, has_b |= r == m->link_b;
+                has_slow |= r == m->slow || (m->slow2 && r == m->slow2) || m->everyone, has_a |= r == m->link_a,
+                    has_b |= r == m->link_b;
         int size = 0, halfway = 0;
         for (int r = 0; r < m->n; r++)
             size += group[r] == g;
@@ -61,9 +68,15 @@ static int measure(void *arg, const int *group, const int *lead, int ngroups, fp
         double scale = m->noise_scale > 0 ? m->noise_scale : 3.0, width = noisy && m->noise_width > 0 ? m->noise_width : 0.03;
         double us = 100.0 * (has_slow || (has_a && has_b) ? m->factor : 1.0) * (noisy ? scale : 1.0);
         us *= 1.0 + m->scatter * (2.0 * uniform(&m->seed) - 1.0);
-        est[g] = (fp_iso_est_t){us, us * (1 - width), us * (1 + width)};
+        est[g] = (fp_iso_est_t){.us = us, .lo = us * (1 - width), .hi = us * (1 + width)};
         if (halfway) /* half the calls slow: the median between, the interval from one to the other */
-            est[g] = (fp_iso_est_t){100.0 * (1 + m->factor) / 2, 100.0, 100.0 * m->factor};
+            est[g] = (fp_iso_est_t){.us = 100.0 * (1 + m->factor) / 2, .lo = 100.0, .hi = 100.0 * m->factor};
+        if (m->bound > 0) {
+            est[g].expect = est[g].lo > m->bound    ? FP_VERDICT_FAIL
+                            : est[g].hi <= m->bound ? FP_VERDICT_PASS
+                                                    : FP_VERDICT_INCONCLUSIVE;
+            est[g].bound_us = m->bound;
+        }
     }
     return 0;
 }
@@ -248,6 +261,55 @@ static void check_sender_only(fp_iso_result_t *res)
     fp_iso_free(res);
 }
 
+/* --expect scaled to each group's size judges the groups where it decides: a member slower than
+ * the expectation but by less than the siblings' third is found; one that meets it is not sought;
+ * two slow members in different halves are both found (a group that meets --expect gives
+ * partners again); a fabric slow everywhere names no one; a whole that fails with no member found
+ * is undecided. */
+static void check_expect(fp_iso_result_t *res)
+{
+    int node[16];
+    for (int r = 0; r < 16; r++)
+        node[r] = r;
+    for (int n = 8; n <= 16; n += 8)
+        for (int slow = 0; slow < n; slow++) {
+            model_t m = {.n = n, .slow = slow, .link_a = -1, .link_b = -1, .factor = 1.2, .bound = 110};
+            CHECK(fp_iso_search(n, node, measure, &m, res) == 0);
+            int found = res->decided && res->nfindings == 1 && res->findings[0].stands && res->findings[0].ranks[0] == slow;
+            if (!found)
+                fprintf(stderr, "--expect, 1.2x rank %d of %d: not the one standing finding (%d; %s)\n", slow, n,
+                        res->nfindings, res->reason), check_failures++;
+            fp_iso_free(res);
+        }
+    model_t loose = {.n = 8, .slow = 3, .link_a = -1, .link_b = -1, .factor = 2, .bound = 1000};
+    CHECK(fp_iso_search(8, node, measure, &loose, res) == 0);
+    CHECK(res->decided && res->nfindings == 0 && loose.rounds == 1 && res->rounds[0].threshold[0] == 1000);
+    fp_iso_free(res);
+    model_t two = {.n = 16, .slow = 2, .slow2 = 13, .link_a = -1, .link_b = -1, .factor = 2, .bound = 150};
+    CHECK(fp_iso_search(16, node, measure, &two, res) == 0);
+    CHECK(res->decided && res->nfindings == 2 && standing(res) == 2);
+    CHECK(res->nfindings == 2 && res->findings[0].ranks[0] == 2 && res->findings[1].ranks[0] == 13);
+    fp_iso_free(res);
+    model_t fabric = {.n = 8, .slow = -1, .link_a = -1, .link_b = -1, .factor = 2, .bound = 150, .everyone = 1};
+    CHECK(fp_iso_search(8, node, measure, &fabric, res) == 0);
+    CHECK(!res->decided && res->nfindings == 0 && strstr(res->reason, "everyone's"));
+    fp_iso_free(res);
+    /* Without --expect the same fabric is uniform: nothing to say, decided. */
+    fabric.bound = 0, fabric.rounds = 0;
+    CHECK(fp_iso_search(8, node, measure, &fabric, res) == 0);
+    CHECK(res->decided && res->nfindings == 0 && fabric.rounds == 1);
+    fp_iso_whole_shortfall(res, FP_VERDICT_PASS);
+    CHECK(res->decided);
+    fp_iso_whole_shortfall(res, FP_VERDICT_FAIL);
+    CHECK(!res->decided && strstr(res->reason, "between the groups"));
+    fp_iso_free(res);
+    model_t found = {.n = 8, .slow = 3, .link_a = -1, .link_b = -1, .factor = 10};
+    CHECK(fp_iso_search(8, node, measure, &found, res) == 0);
+    fp_iso_whole_shortfall(res, FP_VERDICT_FAIL); /* the member explains it */
+    CHECK(res->decided && standing(res) == 1);
+    fp_iso_free(res);
+}
+
 int main(void)
 {
     check_levels();
@@ -354,18 +416,19 @@ int main(void)
 
     check_suspects(res);
     check_cost(res);
+    check_expect(res);
 
     CHECK_NEAR(fp_iso_threshold(100, 103), 100 / 0.75, 1e-9); /* a third slower than the median */
     CHECK_NEAR(fp_iso_threshold(100, 150), 150, 1e-9);        /* and the intervals apart */
     double t = fp_iso_threshold(100, 103);
-    CHECK(fp_iso_judge(&(fp_iso_est_t){140, 134, 144}, 100, t) == FP_ISO_SLOW);
-    CHECK(fp_iso_judge(&(fp_iso_est_t){140, 130, 150}, 100, t) == FP_ISO_UNDECIDED);
-    CHECK(fp_iso_judge(&(fp_iso_est_t){120, 116, 124}, 100, t) == FP_ISO_FINE);
-    CHECK(fp_iso_judge(&(fp_iso_est_t){140, 134, 144}, 100, NAN) == FP_ISO_UNDECIDED);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){.us = 140, .lo = 134, .hi = 144}, 100, t) == FP_ISO_SLOW);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){.us = 140, .lo = 130, .hi = 150}, 100, t) == FP_ISO_UNDECIDED);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){.us = 120, .lo = 116, .hi = 124}, 100, t) == FP_ISO_FINE);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){.us = 140, .lo = 134, .hi = 144}, 100, NAN) == FP_ISO_UNDECIDED);
     /* A busy reference (CI 70-150 around 100): 140 is not slow beside it, nor fine: undecided. */
     t = fp_iso_threshold(100, 150);
-    CHECK(fp_iso_judge(&(fp_iso_est_t){140, 134, 144}, 100, t) == FP_ISO_UNDECIDED);
-    CHECK(fp_iso_judge(&(fp_iso_est_t){130, 125, 135}, 100, t) == FP_ISO_FINE);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){.us = 140, .lo = 134, .hi = 144}, 100, t) == FP_ISO_UNDECIDED);
+    CHECK(fp_iso_judge(&(fp_iso_est_t){.us = 130, .lo = 125, .hi = 135}, 100, t) == FP_ISO_FINE);
     free(res);
     return CHECK_DONE();
 }
