@@ -28,7 +28,7 @@ import time
 
 GOALS = {10.0: 0.95, 2.0: 0.80}
 COLLECTIVES = ["allreduce", "allgather", "reduce_scatter", "bcast", "reduce", "alltoall"]
-MODES = ["shift", "isolated", "sampled", "search", "suspects"]
+MODES = ["shift", "isolated", "sampled", "search", "suspects", "expect"]
 LOADED = 0.25  # a second job kept at least this share of the cores busy (tests/foreign_cpu.py)
 PART_S = 0.05  # an intermittent fault ("sender-part", "receiver-part", "link-part"): 50 ms slow, 50 ms not
 
@@ -38,7 +38,8 @@ def parse_args():
     p.add_argument("--build", help="a configured and built fabperf tree (required but with --markdown)")
     p.add_argument("--ranks", default="4,6,8,16")
     p.add_argument("--modes", help="pairs: shift,isolated,sampled (the default); a collective: search (the "
-                   "default) and suspects (--suspects with the slow rank and a healthy one, or two healthy ones)")
+                   "default), expect (--expect busbw at 3/4 of a clean launch's: each group judged against it at "
+                   "its size) and suspects (--suspects with the slow rank and a healthy one, or two healthy ones)")
     p.add_argument("--faults", default="sender,receiver,link")
     p.add_argument("--factors", default="10,2,1.2")
     p.add_argument("--clean", type=int, default=10, help="clean sweeps per mode and rank count")
@@ -125,6 +126,8 @@ def sweep(args, np, mode, fault, op_us=0.0, suspects=()):
         measure = ["-m", f"{args.size}:{args.size}", "-i", "20", "-x", "2", "--isolate", "--timeout", "400"]
         if mode == "suspects":
             measure += ["--suspects", ",".join(str(r) for r in suspects)]
+        if mode == "expect":
+            measure += ["--expect", f"busbw>={args.expect_busbw[np]:.6g}@{args.size}"]
     elif args.program == "allpairs":
         measure = ["-m", f"{args.size}:{args.size}", "-W", "8", "-i", str(args.iterations), "-x", "2"]
     else:
@@ -213,6 +216,17 @@ def main():
     if args.program in COLLECTIVES:
         args.faults = "member"
     factors = [float(x) for x in args.factors.split(",")]
+    args.expect_busbw, args.calibration_op_us = {}, {}
+    for np in ranks if "expect" in modes else []:
+        # --expect busbw >= 3/4 of a clean launch's: a 2x member fails it, a clean launch meets it
+        records, _, _ = sweep(args, np, "search", None)
+        busbw = [r["oop_busbw_gbps"] for r in records if r.get("type") == "row" and r.get("oop_busbw_gbps")]
+        if not busbw:
+            print(f"judge-power: expect: no busbw from a clean launch of {np} ranks", file=sys.stderr)
+            return 1
+        args.expect_busbw[np] = 0.75 * busbw[0]
+        args.calibration_op_us[np] = op_time_us(records, args) or 0.0  # clean launches that meet it search not
+        print(f"# expect mode, {np} ranks: --expect busbw>={args.expect_busbw[np]:.6g} (3/4 of a clean launch's)")
     faults = args.faults.split(",")
     log = open(args.log, "a") if args.log else None
     missed = []
@@ -233,7 +247,7 @@ def main():
                     rank = (k * 3 + 1) % np  # the slow rank moves around, rank 0 included
                     peer = (rank + shifts[k % len(shifts)]) % np  # a link on a shift the sweep measures
                     fault = (as_, rank, peer, factor) if as_ else None
-                    op_us = sorted(op_times)[len(op_times) // 2] if op_times else 0.0
+                    op_us = sorted(op_times)[len(op_times) // 2] if op_times else args.calibration_op_us.get(np, 0.0)
                     # --suspects: the slow rank (or a healthy one) and a healthy one half the job away
                     records, rc, foreign = sweep(args, np, mode, fault, op_us, (rank, (rank + np // 2) % np))
                     o = outcome(records, rc, fault, mode, args.program, foreign)
@@ -249,7 +263,9 @@ def main():
                     if log:
                         log.write(json.dumps({"program": args.program, "ranks": np, "mode": mode, "fault": fault,
                                               "iterations": args.iterations,
-                                              "delay_us": (fault[3] - 1) * op_us if fault else 0, **o}) + "\n")
+                                              "delay_us": (fault[3] - 1) * op_us if fault else 0,
+                                              **({"expect_busbw": args.expect_busbw[np]} if mode == "expect" else {}),
+                                              **o}) + "\n")
                         log.flush()
                 n = tally["n"]
                 total["faults" if as_ else "false"] += n if as_ else tally["other"]

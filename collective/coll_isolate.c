@@ -13,6 +13,7 @@
 #include "collective.h"
 #include "escape.h"
 #include "evidence.h"
+#include "gpu.h"
 #include "isolate.h"
 #include "metric.h"
 #include "report.h"
@@ -31,6 +32,8 @@ typedef struct iso_state {
     iso_mode_t mode;
     char *suspect; /* rank 0, --suspects: per rank 1 when named */
     char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1]; /* rank 0: every rank's host */
+    char (*gpus)[32]; /* rank 0: every rank's GPU (PCI bus id), "" where it runs on none */
+    int any_gpu;
 } iso_state_t;
 
 /* One group's measurement on its communicator; est valid on the group's rank 0. A rooted
@@ -222,7 +225,7 @@ static int is_member(const members_t *m, int r)
     return 0;
 }
 
-static void ranks_json(FILE *out, const members_t *m, int n, char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+static void ranks_json(FILE *out, const members_t *m, int n, const iso_state_t *s)
 {
     int first = 1;
     fputs("\"ranks\":[", out);
@@ -234,22 +237,43 @@ static void ranks_json(FILE *out, const members_t *m, int n, char (*hosts)[MPI_M
     for (int r = 0; r < n; r++)
         if (is_member(m, r)) {
             fputs(first ? "" : ",", out);
-            fp_json_string(out, hosts[r]);
+            fp_json_string(out, s->hosts[r]);
+            first = 0;
+        }
+    fputc(']', out);
+    if (!s->any_gpu)
+        return;
+    fputs(",\"gpus\":[", out);
+    first = 1;
+    for (int r = 0; r < n; r++)
+        if (is_member(m, r)) {
+            fputs(first ? "" : ",", out);
+            fp_json_string(out, s->gpus[r]);
             first = 0;
         }
     fputc(']', out);
 }
 
-static void ranks_text(FILE *out, const members_t *m, int n, char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+/* "3 (h1)", or "3 (h1, GPU 0000:1b:00.0)" where the rank runs on a GPU */
+static int rank_place(char *text, size_t len, const iso_state_t *s, int r)
+{
+    return snprintf(text, len, "%d (%s%s%s)", r, s->hosts[r], s->gpus && s->gpus[r][0] ? ", GPU " : "",
+                    s->gpus ? s->gpus[r] : "");
+}
+
+static void ranks_text(FILE *out, const members_t *m, int n, const iso_state_t *s)
 {
     int first = 1;
+    char place[MPI_MAX_PROCESSOR_NAME + 64];
     for (int r = 0; r < n; r++)
-        if (is_member(m, r))
-            fprintf(out, "%s%d (%s)", first ? "" : ", ", r, hosts[r]), first = 0;
+        if (is_member(m, r)) {
+            rank_place(place, sizeof place, s, r);
+            fprintf(out, "%s%s", first ? "" : ", ", place), first = 0;
+        }
 }
 
 static void emit_round(FILE *out, int json, size_t bytes, int index, const fp_iso_round_t *rd, int n,
-                       char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+                       const iso_state_t *s)
 {
     for (int g = 0; g < rd->ngroups; g++) {
         const fp_iso_est_t *e = &rd->est[g];
@@ -262,7 +286,7 @@ static void emit_round(FILE *out, int json, size_t bytes, int index, const fp_is
             else
                 fputs("\"confirm\"", out);
             fprintf(out, ",\"group\":%d,", g + 1);
-            ranks_json(out, &members, n, hosts);
+            ranks_json(out, &members, n, s);
             fputs(",\"us\":", out);
             fp_json_number_or_null(out, e->us);
             fputs(",\"us_lo\":", out);
@@ -281,7 +305,7 @@ static void emit_round(FILE *out, int json, size_t bytes, int index, const fp_is
                 fprintf(out, " (--expect at its size: %s, %.2f us a call)", fp_verdict_name((fp_verdict_t)e->expect),
                         e->bound_us);
             fputs(": ", out);
-            ranks_text(out, &members, n, hosts);
+            ranks_text(out, &members, n, s);
             fputc('\n', out);
         }
     }
@@ -289,19 +313,20 @@ static void emit_round(FILE *out, int json, size_t bytes, int index, const fp_is
 
 static const char *const kind_names[] = {[FP_ISO_MEMBER] = "member", [FP_ISO_LINK] = "link", [FP_ISO_GROUP] = "group"};
 
-/* "rank 3 (h1)" or "ranks 2 (h1), 5 (h2)" */
-static void finding_ranks(char *text, size_t len, const fp_iso_finding_t *f, char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+/* "rank 3 (h1)" or "ranks 2 (h1), 5 (h2)", with their GPUs where they run on one */
+static void finding_ranks(char *text, size_t len, const fp_iso_finding_t *f, const iso_state_t *s)
 {
     size_t used = (size_t)snprintf(text, len, "rank%s ", f->nranks > 1 ? "s" : "");
     for (int k = 0; k < f->nranks && used < len; k++)
-        used += (size_t)snprintf(text + used, len - used, "%s%d (%s)", k ? ", " : "", f->ranks[k], hosts[f->ranks[k]]);
+        used += (size_t)snprintf(text + used, len - used, "%s", k ? ", " : ""),
+            used += used < len ? (size_t)rank_place(text + used, len - used, s, f->ranks[k]) : 0;
 }
 
 static void finding_message(char *text, size_t len, const char *program, const fp_iso_finding_t *f,
-                            char (*hosts)[MPI_MAX_PROCESSOR_NAME + 1])
+                            const iso_state_t *s)
 {
     char who[512];
-    finding_ranks(who, sizeof who, f, hosts);
+    finding_ranks(who, sizeof who, f, s);
     static const char *const what[] = {
         [FP_ISO_MEMBER] = "slows %s: beside a known-good partner %.2f us a call [%.2f, %.2f] against %.2f us",
         [FP_ISO_LINK] = "slow together in %s, each fine beside a known-good partner: the link between them",
@@ -318,10 +343,10 @@ static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result
     const fp_coll_ctx_t *c = fp_coll_ctx(&run->ctx);
     char text[1024];
     for (int i = 0; out && i < res->nrounds; i++)
-        emit_round(out, json, s->bytes, i, &res->rounds[i], n, s->hosts);
+        emit_round(out, json, s->bytes, i, &res->rounds[i], n, s);
     for (int i = 0; i < res->nfindings; i++) {
         const fp_iso_finding_t *f = &res->findings[i];
-        finding_message(text, sizeof text, run->meta.program, f, s->hosts);
+        finding_message(text, sizeof text, run->meta.program, f, s);
         if (f->stands)
             fprintf(stderr, "%s: isolate: %s\n", run->meta.program, text);
         if (!out)
@@ -330,7 +355,7 @@ static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result
             const members_t members = {.finding = f};
             fprintf(out, "{\"type\":\"isolate_finding\",\"size\":%zu,\"kind\":\"%s\",\"status\":\"%s\",", s->bytes,
                     kind_names[f->kind], f->stands ? "stands" : "undecided");
-            ranks_json(out, &members, n, s->hosts);
+            ranks_json(out, &members, n, s);
             fprintf(out, ",\"round\":%d,\"us\":", f->round + 1);
             fp_json_number_or_null(out, f->est.us);
             fputs(",\"us_lo\":", out);
@@ -357,7 +382,7 @@ static void emit_result(fp_run_t *run, const iso_state_t *s, const fp_iso_result
         if (s->suspect) {
             const members_t members = {.mask = s->suspect};
             fputs("\"suspects\":{", out);
-            ranks_json(out, &members, n, s->hosts);
+            ranks_json(out, &members, n, s);
             fputs("},", out);
         }
         if (c->seed_note[0]) {
@@ -407,6 +432,15 @@ int fp_coll_isolate(fp_run_t *run, size_t bytes)
     if (ctx->rank == 0 && !(s.hosts = calloc((size_t)n, sizeof *s.hosts)))
         return fp_fail("calloc of %d host names failed", n);
     FP_MPI_CHECK(MPI_Gather(mine, sizeof mine, MPI_CHAR, s.hosts, sizeof mine, MPI_CHAR, 0, ctx->comm));
+    char gpu[32];
+    fp_gpu_bus_id(gpu, sizeof gpu); /* "" unless this rank runs on a GPU */
+    if (ctx->rank == 0 && !(s.gpus = calloc((size_t)n, sizeof *s.gpus))) {
+        free(s.hosts);
+        return fp_fail("calloc of %d GPU names failed", n);
+    }
+    FP_MPI_CHECK(MPI_Gather(gpu, sizeof gpu, MPI_CHAR, s.gpus, sizeof gpu, MPI_CHAR, 0, ctx->comm));
+    for (int r = 0; ctx->rank == 0 && r < n; r++)
+        s.any_gpu |= s.gpus[r][0] != '\0';
     if (ctx->rank != 0)
         return follow(run, bytes);
     int *node = malloc((size_t)n * sizeof *node);
@@ -456,5 +490,6 @@ int fp_coll_isolate(fp_run_t *run, size_t bytes)
     free(res);
     free(node);
     free(s.hosts);
+    free(s.gpus);
     return rc;
 }

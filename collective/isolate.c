@@ -238,47 +238,67 @@ static int confirm_round(int n, const int *leaf_of, const char *good, int pass, 
 }
 
 /* Slow groups whose members are each fine beside known-good partners run again as they are, beside
- * pairs of known-good ranks: still slow, their slowness lies between them (a link, for two: it
- * stands); fine, the level's verdict was the noise of that round (no finding); else undecided. */
+ * pairs of known-good ranks: fine, the level's verdict was the noise of that round (no finding);
+ * slow, once more (as a member is confirmed twice): slow again, their slowness lies between them
+ * (a link, for two: it stands); else undecided. */
 static int retest_together(int n, const int *leaf_of, int nleaves, const int *leaf_size, const int *placed,
                            const char *good, fp_iso_measure_fn measure, void *arg, fp_iso_result_t *out)
 {
     int *excluded = calloc((size_t)n + 1, sizeof *excluded), *leaf_group = malloc((size_t)(nleaves + 1) * sizeof *leaf_group);
+    int *pending = malloc((size_t)(nleaves + 1) * sizeof *pending); /* still to retest: 1 */
     double *ref = malloc((size_t)(n + 1) * sizeof *ref);
-    fp_iso_round_t *r = excluded && leaf_group && ref ? round_open(out, n, n / 2, 0) : NULL;
-    int rc = r ? 0 : -1, ngroups = 0, spare = -1;
-    for (int k = 0; rc == 0 && k < n; k++)
-        r->group[k] = -1;
-    for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++) {
-        leaf_group[leaf] = -1;
-        if (placed[leaf])
-            continue;
-        for (int k = 0; k < n; k++)
-            if (leaf_of[k] == leaf)
-                r->group[k] = ngroups;
-        r->judged[ngroups] = 1;
-        leaf_group[leaf] = ngroups++;
-    }
-    for (int k = 0; rc == 0 && k < n; k++)
-        if (good[k] && spare < 0)
-            spare = k;
-        else if (good[k]) {
-            r->group[spare] = r->group[k] = ngroups++;
-            spare = -1;
+    int rc = excluded && leaf_group && pending && ref ? 0 : -1;
+    for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++)
+        pending[leaf] = !placed[leaf];
+    for (int pass = 0; rc == 0 && pass < 2; pass++) {
+        int ngroups = 0, spare = -1, any = 0;
+        for (int leaf = 0; leaf < nleaves; leaf++)
+            any |= pending[leaf];
+        fp_iso_round_t *r = any ? round_open(out, n, n / 2, 0) : NULL;
+        if (!any)
+            break;
+        if (!r) {
+            rc = -1;
+            break;
         }
-    if (rc == 0) {
+        for (int k = 0; k < n; k++)
+            r->group[k] = -1;
+        for (int leaf = 0; leaf < nleaves; leaf++) {
+            leaf_group[leaf] = -1;
+            if (!pending[leaf])
+                continue;
+            for (int k = 0; k < n; k++)
+                if (leaf_of[k] == leaf)
+                    r->group[k] = ngroups;
+            r->judged[ngroups] = 1;
+            leaf_group[leaf] = ngroups++;
+        }
+        for (int k = 0; k < n; k++)
+            if (good[k] && spare < 0)
+                spare = k;
+            else if (good[k]) {
+                r->group[spare] = r->group[k] = ngroups++;
+                spare = -1;
+            }
         r->ngroups = ngroups;
         rc = measure(arg, r->group, NULL, ngroups, r->est) != 0 ? -1 : 0;
+        if (rc == 0)
+            judge_round(r, n, excluded, ref);
+        for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++) {
+            int g = leaf_group[leaf];
+            if (g < 0)
+                continue;
+            pending[leaf] = 0;
+            if (r->status[g] == FP_ISO_FINE && pass == 0)
+                continue;
+            if (r->status[g] == FP_ISO_SLOW && pass == 0)
+                pending[leaf] = 1; /* once more before it stands */
+            else
+                add_finding(out, leaf_kind(leaf_size[leaf]), pass == 1 && r->status[g] == FP_ISO_SLOW, leaf_of, n,
+                            leaf, &r->est[g], ref[g]);
+        }
     }
-    if (rc == 0)
-        judge_round(r, n, excluded, ref);
-    for (int leaf = 0; rc == 0 && leaf < nleaves; leaf++) {
-        int g = leaf_group[leaf];
-        if (g >= 0 && r->status[g] != FP_ISO_FINE)
-            add_finding(out, leaf_kind(leaf_size[leaf]), r->status[g] == FP_ISO_SLOW, leaf_of, n,
-                        leaf, &r->est[g], ref[g]);
-    }
-    free(excluded), free(leaf_group), free(ref);
+    free(excluded), free(leaf_group), free(pending), free(ref);
     return rc;
 }
 

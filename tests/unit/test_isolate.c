@@ -12,6 +12,7 @@
 typedef struct model {
     int n, slow, link_a, link_b;
     int noise_round, noise_rank; /* in that round (1-based), the groups with that rank 3x slower */
+    unsigned noise_rounds;       /* and in these: bit k for round k + 1 */
     double noise_scale, noise_width; /* where set: that many times instead, its CI +- that share */
     double factor, scatter;
     unsigned seed;
@@ -64,7 +65,8 @@ static int measure(void *arg, const int *group, const int *lead, int ngroups, fp
                 check_failures++;
         int noisy = 0;
         for (int r = 0; r < m->n; r++)
-            noisy |= group[r] == g && r == m->noise_rank && m->rounds == m->noise_round;
+            noisy |= group[r] == g && r == m->noise_rank &&
+                     (m->rounds == m->noise_round || (m->noise_rounds >> (m->rounds - 1) & 1u));
         double scale = m->noise_scale > 0 ? m->noise_scale : 3.0, width = noisy && m->noise_width > 0 ? m->noise_width : 0.03;
         double us = 100.0 * (has_slow || (has_a && has_b) ? m->factor : 1.0) * (noisy ? scale : 1.0);
         us *= 1.0 + m->scatter * (2.0 * uniform(&m->seed) - 1.0);
@@ -406,6 +408,21 @@ int main(void)
     CHECK(fp_iso_search(8, node, measure, &busy, res) == 0);
     CHECK(res->rounds[0].status[1] == FP_ISO_UNDECIDED && res->rounds[0].status[0] == FP_ISO_FINE);
     CHECK(res->decided && standing(res) == 1 && res->findings[0].ranks[0] == 4);
+    fp_iso_free(res);
+
+    /* Noise on rank 0 in rounds 2 and 5 (its pair 0-1 at level 2 and their first re-test together)
+     * beside a 10x rank 2 of the same half: the member stands; the pair, slow together twice but
+     * fine the third time, is an undecided link, never a standing one. */
+    model_t twice = {.n = 8, .slow = 2, .link_a = -1, .link_b = -1, .noise_rank = 0, .noise_rounds = 2u | 16u,
+                     .factor = 10};
+    CHECK(fp_iso_search(8, node, measure, &twice, res) == 0);
+    CHECK(twice.rounds == 6 && res->nfindings == 2 && standing(res) == 1);
+    CHECK(res->nfindings == 2 && res->findings[0].kind == FP_ISO_MEMBER && res->findings[0].ranks[0] == 2 &&
+          res->findings[1].kind == FP_ISO_LINK && !res->findings[1].stands && res->findings[1].round == 5);
+    fp_iso_free(res);
+    twice.noise_rounds |= 32u, twice.rounds = 0; /* slow in both re-tests: the link stands */
+    CHECK(fp_iso_search(8, node, measure, &twice, res) == 0);
+    CHECK(twice.rounds == 6 && res->nfindings == 2 && standing(res) == 2);
     fp_iso_free(res);
 
     /* 1.2x: below the smallest effect claimed: nothing stands. */

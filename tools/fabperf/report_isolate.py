@@ -70,7 +70,9 @@ def launch_search(ident, name, search):
                              ranks_text(g.get("ranks"), g.get("nodes")), numcell(num(g.get("us"))),
                              f"[{fmt_num(num(g.get('us_lo')))}, {fmt_num(num(g.get('us_hi')))}]",
                              numcell(num(g.get("threshold_us"))),
-                             (f'<span class="v {h(status)}">{h(status)}</span>', None)]))
+                             (f'<span class="v {h(status)}">{h(status)}</span>'
+                              + (f" (--expect at its size: {h(str(g['expect']))})" if g.get("expect") else ""),
+                              None)]))
     findings = "".join(finding_item(ident, search, k, f) for k, f in enumerate(search["findings"]))
     return (f'<h3 id="{ident}">{h(name)}</h3><p>{h(search_text(search["summary"]))}</p>'
             + (f"<ul>{findings}</ul>" if findings else "<p>No finding.</p>")
