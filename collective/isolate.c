@@ -156,8 +156,14 @@ static void judge_round(fp_iso_round_t *r, int n, const int *excluded, double *r
         r->threshold[g] = fp_iso_threshold(reference_us[g], median_of(his, m));
         r->status[g] = fp_iso_judge(&r->est[g], reference_us[g], r->threshold[g]);
         /* --expect, scaled to the group's size, decides where it can: a group that meets it is
-         * fine however its siblings ran, one that fails it is slow; inconclusive, the siblings. */
-        if (r->est[g].expect == FP_VERDICT_PASS || r->est[g].expect == FP_VERDICT_FAIL) {
+         * fine however its siblings ran; one that fails it is slow where another group of its
+         * size meets it. Where none does, the expectation does not tell the groups apart (a
+         * fabric slow everywhere, or groups that share the cores run slower than the whole):
+         * the siblings judge, as they do where it is inconclusive. */
+        int met = 0;
+        for (int h = 0; h < r->ngroups; h++)
+            met |= h != g && !excluded[h] && r->est[h].expect == FP_VERDICT_PASS && group_size(r->group, n, h) == size;
+        if (r->est[g].expect == FP_VERDICT_PASS || (r->est[g].expect == FP_VERDICT_FAIL && met)) {
             r->status[g] = r->est[g].expect == FP_VERDICT_FAIL ? FP_ISO_SLOW : FP_ISO_FINE;
             r->threshold[g] = r->est[g].bound_us;
         }
@@ -406,7 +412,6 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
         slow_prev[0] = 1; /* level 0: the whole job, suspect until a level clears it */
     }
     const fp_iso_round_t *previous = NULL;
-    int expected = 0; /* --expect judged some group */
     for (int level = 1; rc == 0; level++) {
         fp_iso_round_t *r = NULL;
         int *group = malloc((size_t)n * sizeof *group), ngroups = group ? fp_iso_level(n, node, level, group, parent) : -1;
@@ -443,7 +448,6 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
                 continue;
             int size = group_size(r->group, n, g);
             children_slow[parent[g]] += r->status[g] != FP_ISO_FINE;
-            expected |= r->est[g].expect != FP_VERDICT_NONE;
             for (int k = 0; r->est[g].expect == FP_VERDICT_PASS && k < n; k++)
                 if (r->group[k] == g) /* meets --expect: a known-good partner again */
                     good[k] = 1;
@@ -473,17 +477,6 @@ int fp_iso_search(int n, const int *node, fp_iso_measure_fn measure, void *arg, 
             break;
         memcpy(slow_prev, slow_now, (size_t)n);
         previous = r;
-    }
-    int ngood = 0;
-    for (int k = 0; rc == 0 && k < n; k++)
-        ngood += good[k];
-    if (rc == 0 && nleaves && expected && ngood == 0) { /* nobody to compare with: said, not guessed */
-        snprintf(out->reason, sizeof out->reason, "every group fell short of --expect down to groups of %d: no "
-                 "known-good partner to confirm a member with; the shortfall is everyone's, not one member's",
-                 leaf_size[0]);
-        free(parent), free(leaf_of), free(leaf_size), free(excluded), free(good), free(slow_prev), free(slow_now);
-        free(reference_us);
-        return 0;
     }
     if (rc == 0 && nleaves)
         rc = confirm(n, leaf_of, nleaves, leaf_size, good, measure, arg, out);
@@ -527,7 +520,8 @@ void fp_iso_whole_shortfall(fp_iso_result_t *r, int whole_verdict)
         return;
     r->decided = 0;
     snprintf(r->reason, sizeof r->reason, "the whole communicator fails --expect at this size, yet no member stands: "
-             "the shortfall lies between the groups (a link between them) or needs the whole job");
+             "the shortfall lies between the groups (a link between them), needs the whole job, or is everyone's "
+             "(the fabric, or the expectation)");
 }
 
 void fp_iso_free(fp_iso_result_t *r)

@@ -86,7 +86,7 @@ int fp_iso_confirm_suspects(int n, const char *suspect, fp_iso_measure_fn measur
 
 /* After a search, given the whole communicator's verdict at that size (an fp_verdict_t): a whole
  * that fails --expect while the search stands no member is undecided, never "no member slows it":
- * the shortfall is between the groups (a link between them) or everyone's. */
+ * the shortfall is between the groups (a link between them), the whole job's, or everyone's. */
 void fp_iso_whole_shortfall(fp_iso_result_t *r, int whole_verdict);
 
 /* The threshold of references whose typical time is reference_us and CI high end reference_hi

@@ -265,9 +265,9 @@ static void check_sender_only(fp_iso_result_t *res)
 
 /* --expect scaled to each group's size judges the groups where it decides: a member slower than
  * the expectation but by less than the siblings' third is found; one that meets it is not sought;
- * two slow members in different halves are both found (a group that meets --expect gives
- * partners again); a fabric slow everywhere names no one; a whole that fails with no member found
- * is undecided. */
+ * two slow members of one half are both found (a group that meets --expect gives partners
+ * again), one in each half leaves the search undecided; where no group meets it, the siblings judge; a whole that fails with no member
+ * found is undecided. */
 static void check_expect(fp_iso_result_t *res)
 {
     int node[16];
@@ -287,14 +287,32 @@ static void check_expect(fp_iso_result_t *res)
     CHECK(fp_iso_search(8, node, measure, &loose, res) == 0);
     CHECK(res->decided && res->nfindings == 0 && loose.rounds == 1 && res->rounds[0].threshold[0] == 1000);
     fp_iso_free(res);
-    model_t two = {.n = 16, .slow = 2, .slow2 = 13, .link_a = -1, .link_b = -1, .factor = 2, .bound = 150};
+    model_t two = {.n = 16, .slow = 2, .slow2 = 5, .link_a = -1, .link_b = -1, .factor = 2, .bound = 150};
     CHECK(fp_iso_search(16, node, measure, &two, res) == 0);
     CHECK(res->decided && res->nfindings == 2 && standing(res) == 2);
-    CHECK(res->nfindings == 2 && res->findings[0].ranks[0] == 2 && res->findings[1].ranks[0] == 13);
+    CHECK(res->nfindings == 2 && res->findings[0].ranks[0] == 2 && res->findings[1].ranks[0] == 5);
     fp_iso_free(res);
+    /* One in each half: neither half meets --expect nor is slower than the other; nothing stands,
+     * and the whole's failure leaves the search undecided, never passed. */
+    two.slow2 = 13;
+    CHECK(fp_iso_search(16, node, measure, &two, res) == 0);
+    CHECK(standing(res) == 0);
+    fp_iso_whole_shortfall(res, FP_VERDICT_FAIL);
+    CHECK(!res->decided);
+    fp_iso_free(res);
+    /* A fabric slow everywhere: no group meets --expect, so it tells none apart; the siblings find
+     * them alike: one round, no finding; the whole fails, so the search is undecided. The same
+     * with every group failing but one half 2x slower than the other: the siblings find rank 3. */
     model_t fabric = {.n = 8, .slow = -1, .link_a = -1, .link_b = -1, .factor = 2, .bound = 150, .everyone = 1};
     CHECK(fp_iso_search(8, node, measure, &fabric, res) == 0);
-    CHECK(!res->decided && res->nfindings == 0 && strstr(res->reason, "everyone's"));
+    CHECK(res->decided && res->nfindings == 0 && fabric.rounds == 1);
+    CHECK(res->rounds[0].est[0].expect == FP_VERDICT_FAIL && res->rounds[0].status[0] == FP_ISO_FINE);
+    fp_iso_whole_shortfall(res, FP_VERDICT_FAIL);
+    CHECK(!res->decided && strstr(res->reason, "everyone's"));
+    fp_iso_free(res);
+    model_t short_all = {.n = 8, .slow = 3, .link_a = -1, .link_b = -1, .factor = 2, .bound = 90};
+    CHECK(fp_iso_search(8, node, measure, &short_all, res) == 0);
+    CHECK(res->decided && res->nfindings == 1 && standing(res) == 1 && res->findings[0].ranks[0] == 3);
     fp_iso_free(res);
     /* Without --expect the same fabric is uniform: nothing to say, decided. */
     fabric.bound = 0, fabric.rounds = 0;
