@@ -166,7 +166,8 @@ static void test_three_nodes(void)
 }
 
 /* What a decided matrix claims holds on noisy ones too: where the judge decides (a pass would say
- * "no slow link"), a 2x link is found in at least 80 % of the matrices, pooled over noise levels;
+ * "no slow link"), a 2x link is found in at least 80 % of the matrices, pooled over noise levels,
+ * and a 2x slow sender or receiver in at least 90 % (its cells outvote the noise: every one here);
  * where it could not see one, it says it cannot judge instead (the resolution measured on the
  * matrix itself). Sampled sweeps of 16 nodes (3 cells per node and role) and full ones of 6, cells
  * scattered 10-25 % beyond CIs of 3 %, as on an oversubscribed machine. */
@@ -176,12 +177,12 @@ static void test_resolution_claim(void)
     static size_t sampled[MAXN], full_shifts[MAXN];
     fp_shifts_t layouts[2] = {{16, fp_pairs_shifts(FP_PAIRS_SAMPLED, 16, 2, sampled), sampled},
                               {6, fp_pairs_shifts(FP_PAIRS_SHIFT, 6, 0, full_shifts), full_shifts}};
-    for (size_t l = 0; l < 2; l++) {
+    for (size_t l = 0; l < 2; l++) for (fault_t fk = F_SENDER; fk <= F_LINK; fk++) {
         int decided = 0, found = 0;
         for (size_t k = 0; k < sizeof noises / sizeof *noises; k++) {
             cell_noise = noises[k];
             ci_noise = 0.03 / 1.96;
-            rates_t r = run(layouts[l].n, &layouts[l], 1, F_LINK, 0.5, 100);
+            rates_t r = run(layouts[l].n, &layouts[l], 1, fk, 0.5, fk == F_LINK ? 100 : 40);
             decided += r.trials - r.undecided;
             found += r.decided_found;
             if (verbose)
@@ -189,8 +190,8 @@ static void test_resolution_claim(void)
                        layouts[l].n, noises[k], r.trials - r.undecided, r.trials, r.decided_found, r.found);
         }
         if (verbose)
-            printf("claim %3zu nodes: found in %d of %d decided\n", layouts[l].n, found, decided);
-        CHECK(decided > 0 && found >= 0.8 * decided);
+            printf("claim %3zu nodes %s: found in %d of %d decided\n", layouts[l].n, fault_names[fk], found, decided);
+        CHECK(decided > 0 && found >= (fk == F_LINK ? 0.8 : 0.9) * decided);
     }
     cell_noise = ci_noise = NOISE;
 }
