@@ -10,6 +10,7 @@ Names in EXPRESSION:
   ids           every id in the page (HTML and SVG)
   attrs(ID)     the attributes of the element with that id (HTML or SVG), {} when none
   classed(CLS)  the attributes of every element of that class, in page order
+  classed_text(CLS)  the text of every element of that class, in page order
   fragments     every href="#..." target in the page, without the '#'
   images        src/href of every <img> and SVG <image>
   external      every src/href that is not a fragment or a data: URI (must stay empty)
@@ -99,6 +100,7 @@ def make_names(root):
         "ids": {e.get("id") for e in every if e.get("id")},
         "attrs": lambda ident: next((dict(e.attrib) for e in every if e.get("id") == ident), {}),
         "classed": lambda cls: [dict(e.attrib) for e in every if cls in (e.get("class") or "").split()],
+        "classed_text": lambda cls: [text_of(e) for e in every if cls in (e.get("class") or "").split()],
         "fragments": [r[1:] for r in refs if r.startswith("#")],
         "images": [e.get("src") or e.get("href") for e in every
                    if e.tag in (XHTML + "img", SVG + "image")],

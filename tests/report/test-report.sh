@@ -240,6 +240,9 @@ check "--topology: heatmap rows and columns by switch, blocks outlined, the orde
         and [(b["x"], b["width"]) for b in classed("switch-block")] == [("0", "72"), ("72", "96"), ("168", "24")]
         and len(classed("switch-edge")) == 4
         and "Ordered by switch (--topology topo.conf, slurm), blocks outlined: leaf-b under spine (3: n001 … n005); leaf-a under spine (4: n000 … n006); n007 (not in the topology) (1: n007)." in text'
+check "--topology: the tree drawn small, each leaf under its parent with its hosts, the unlisted host at the top" \
+    holds "$work/switches.html" 'classed_text("topo-tree") == ["spine leaf-b : 3 hosts (n001 … n005) leaf-a : 4 hosts (n000 … n006) n007 (not in the topology) : 1 host (n007)"]
+        and classed_text("topo-switch") == ["spine", "leaf-b", "leaf-a", "n007 (not in the topology)"]'
 "$PYTHON3" -c 'import json, sys
 records = [json.loads(line) for line in open(sys.argv[1])]
 json.dump(records, open(sys.argv[1], "w"))' "$work/small/preflight-testnodes.json"

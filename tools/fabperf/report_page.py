@@ -24,6 +24,7 @@ caption{text-align:left;font-weight:bold}summary{cursor:pointer;padding:2px 0}
 svg text{font-size:11px;fill:#333}.pt{font-size:13px;font-weight:bold}svg{display:block;margin:.5em 0}
 .marked{fill:none;stroke:#000;stroke-width:1.5}.anchor{fill:none}
 .switch-block{fill:none;stroke:#333;stroke-width:1}.switch-edge{stroke:#fff;stroke-width:2}
+.topo{font-size:12px;color:#444}.topo-tree{margin:.2em 0;padding-left:1.2em}.topo-switch{font-weight:bold}
 rect:target{stroke:#f0b400;stroke-width:3}.differs{color:#b00}tr.differs td{color:#b00}
 dl.prov{display:grid;grid-template-columns:max-content auto;gap:0 1em}dd{margin:0}
 pre{white-space:pre-wrap;background:#f6f6f6;padding:4px}:target{outline:3px solid #f0b400}

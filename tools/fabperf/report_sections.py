@@ -52,6 +52,8 @@ def pairs_section(run):
     for report in run.pairs:
         pid = report["ident"]
         parts.append(f"<h3>{h(report['file'])}</h3>")
+        if isinstance(report.get("topology"), dict):
+            parts.append(topology_tree(report["topology"]))
         marks = {}  # matrix index -> cells behind findings and failed thresholds
         for f in report["findings"]:
             m = matrix_for(report, f.get("size"))
@@ -97,6 +99,32 @@ def switch_line(groups, matrix, topology):
                       f"{' … ' + h(str(last)) if len(members) > 1 else ''})")
     return (f'<p class="switches">Ordered by switch (--topology {h(str(topology.get("file", "")))}, '
             f'{h(str(topology.get("format", "")))}), blocks outlined: {"; ".join(blocks)}.</p>')
+
+
+def topology_tree(topology):
+    """The --topology's tree, small: each parent switch with the switches under it that hold this
+    job's hosts, each with its host count and first and last host; a host in no listed switch on
+    a switch of its own, at the top."""
+    job = [e for e in topology.get("job") or [] if isinstance(e, dict)]
+
+    def leaf(e):
+        hosts = [str(x) for x in e.get("hosts") or []]
+        span = f" ({h(hosts[0])}{' … ' + h(hosts[-1]) if len(hosts) > 1 else ''})" if hosts else ""
+        return (f'<li><span class="topo-switch">{h(str(e.get("switch")))}</span>: '
+                f"{len(hosts)} host{'s' if len(hosts) != 1 else ''}{span}</li>")
+
+    parents, items = [], []
+    for e in job:
+        p = e.get("parent")
+        if p is not None and str(p) not in parents:
+            parents.append(str(p))
+    for p in parents:
+        under = "".join(leaf(e) for e in job if e.get("parent") is not None and str(e.get("parent")) == p)
+        items.append(f'<li><span class="topo-switch">{h(p)}</span><ul>{under}</ul></li>')
+    items += [leaf(e) for e in job if e.get("parent") is None]
+    return (f'<div class="topo"><p>The topology (--topology {h(str(topology.get("file", "")))}, '
+            f'{h(str(topology.get("format", "")))}): the switches that hold this job\'s hosts, under their '
+            f'parents.</p><ul class="topo-tree">{"".join(items)}</ul></div>')
 
 
 def threshold_table(report):
