@@ -48,6 +48,7 @@ def parse_args():
                    help="a pairs program, or a collective: its --isolate search (mode 'search', fault 'member': "
                         "one rank enters every call late)")
     p.add_argument("--size", default="128K")
+    p.add_argument("--rounds", type=int, default=2, help="sampled mode's --rounds (default 2)")
     p.add_argument("--iterations", type=int, default=20,
                    help="operations per cell (-i; the latency program: 10 x this): more narrow the noise of a "
                         "cell measured while other pairs run")
@@ -134,7 +135,7 @@ def sweep(args, np, mode, fault, op_us=0.0, suspects=()):
         measure = ["-m", "8:8", "-i", str(10 * args.iterations), "-x", "20"]
     folder = "collective" if args.program in COLLECTIVES else "pairs"
     judged = ["--format", "json"] if args.program in COLLECTIVES else [
-        "--mode", mode, "--rounds", "2", "--expect", "uniform", "--format", "json"]
+        "--mode", mode, "--rounds", str(args.rounds), "--expect", "uniform", "--format", "json"]
     share = tempfile.NamedTemporaryFile(prefix="judge-power-load.")
     here = os.path.dirname(os.path.abspath(__file__))
     cmd = [sys.executable, os.path.join(here, "..", "tests", "foreign_cpu.py"), share.name,
@@ -242,7 +243,7 @@ def main():
                 tally = {"n": 0, "undecided": 0, "found": 0, "other": 0, "incomplete": 0}
                 if as_ is None:
                     op_times = []
-                shifts = measured_shifts(mode, np)
+                shifts = measured_shifts(mode, np, args.rounds)
                 for k in range(count):
                     rank = (k * 3 + 1) % np  # the slow rank moves around, rank 0 included
                     peer = (rank + shifts[k % len(shifts)]) % np  # a link on a shift the sweep measures
@@ -263,6 +264,7 @@ def main():
                     if log:
                         log.write(json.dumps({"program": args.program, "ranks": np, "mode": mode, "fault": fault,
                                               "iterations": args.iterations,
+                                              **({"sampled_rounds": args.rounds} if mode == "sampled" else {}),
                                               "delay_us": (fault[3] - 1) * op_us if fault else 0,
                                               **({"expect_busbw": args.expect_busbw[np]} if mode == "expect" else {}),
                                               **o}) + "\n")

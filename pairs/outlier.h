@@ -121,7 +121,7 @@ typedef struct fp_judge_summary {
      * is decided. Where the noise is low but a 2 x link would not show (fp_link_resolution), the
      * noise's factor still: the re-test alone is as good as ever. */
     double link_floor;
-    char reason[160];
+    char reason[256];
 } fp_judge_summary_t;
 
 /* Screens the cells of a sweep. Writes up to max suspects (nodes in node order, rounds, then links

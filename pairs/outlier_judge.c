@@ -592,15 +592,20 @@ int fp_outliers_find(const fp_shifts_t *layout, const fp_cell_t *cells, const fp
             s->link_floor = fmax(noise, 1.0);
             char shown[32];
             fp_resolution_text(resolution, shown, sizeof shown);
+            /* what narrows it: more operations per cell narrow the noise; more rounds give each
+             * node more cells, so that a link's own cell drags its nodes' effects less */
             if (noise > FP_JUDGE_MAX_RESOLUTION)
                 snprintf(s->reason, sizeof s->reason,
-                         "too noisy to judge: cell noise %.0f %%, only links slower than %s would show",
+                         "too noisy to judge: cell noise %.0f %%, only links slower than %s would show; more "
+                         "operations per cell (-i) would narrow it",
                          100.0 * (exp(quiet) - 1.0), shown);
             else
                 snprintf(s->reason, sizeof s->reason,
                          "a 2 x link would not show: cell noise %.0f %%, yet only links slower than %s would (cells "
-                         "slowed and screened again)",
-                         100.0 * (exp(quiet) - 1.0), shown);
+                         "slowed and screened again); %s would narrow it",
+                         100.0 * (exp(quiet) - 1.0), shown,
+                         layout->nshifts + 1 < layout->n ? "more rounds (--rounds) or operations per cell (-i)"
+                                                         : "more operations per cell (-i)");
             if (rc == 0)
                 rc = add_material_nodes(&J, slow, z, idx, &l);
         }

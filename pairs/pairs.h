@@ -123,7 +123,7 @@ typedef struct fp_pairs_verdict {
     unsigned places;      /* FP_PLACES_* */
     size_t suspects, stands, cleared, undecided, unmeasured;
     double budget_s, spent_s; /* re-tests: their budget and the time they took */
-    char reason[160];     /* why not decided, or why suspects stay undecided */
+    char reason[320];     /* why not decided, or why suspects stay undecided */
     char first_line[512]; /* the first standing finding */
 } fp_pairs_verdict_t;
 

@@ -310,6 +310,7 @@ static void test_too_noisy(void)
     healthy(c, N, 1000, 0.9, 0.03, 21);
     CHECK(fp_outliers_find(&layout, c, &o, f, MAXF, &count, &s) == 0);
     CHECK(!s.decided && strncmp(s.reason, "too noisy to judge: cell noise ", 31) == 0);
+    CHECK(strstr(s.reason, "; more operations per cell (-i) would narrow it") != NULL);
     /* the floor a link must pass alone is the resolution the reason states */
     const char *said = strstr(s.reason, "only links slower than ");
     CHECK(said && s.link_floor > FP_JUDGE_MAX_RESOLUTION &&
@@ -380,6 +381,9 @@ static void test_resolution_measured(void)
     CHECK(fp_outliers_find(&L, c, &o, f, MAXF, &count, &s) == 0);
     CHECK(!s.decided && strncmp(s.reason, "a 2 x link would not show: cell noise 24 %, yet only links slower than ",
                                   71) == 0);
+    /* 3 of 15 shifts: more rounds would help, and the reason says so */
+    CHECK(strstr(s.reason, "(cells slowed and screened again); more rounds (--rounds) or operations per cell (-i) "
+                           "would narrow it") != NULL);
     CHECK(exp(FP_LINK_Z * s.sigma) < FP_JUDGE_MAX_RESOLUTION); /* what the noise alone would claim */
     /* a re-test alone keeps the noise's floor: the screen's blindness does not make it doubtful */
     CHECK_NEAR(s.link_floor, exp(FP_LINK_Z * s.sigma), 0.5);
