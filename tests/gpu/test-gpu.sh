@@ -1,7 +1,8 @@
 #!/bin/sh
 # GPU buffers in every point-to-point program: D D, H D, D H, M M with validation through a
 # CUDA-aware MPI; --staging through any MPI; the clear refusal of a non-CUDA-aware MPI; the
-# refusal of --timer cuda by MPI-driven programs; no bandwidth above the card's copy ceiling.
+# refusal of --timer cuda by MPI-driven programs; no bandwidth above the card's copy ceiling; the
+# collective search naming each rank's GPU (CUDA-aware MPI).
 # Skips (77) in a build without CUDA or on a machine without a GPU.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
@@ -71,6 +72,16 @@ for program in bw bibw; do
     check "$program D D: every bandwidth (OSU's, P50, CI) at most 1.05 x the copy ceiling ($ceiling MB/s)" \
         json_check "$work/out" "len(rows) == 14 and all(max(r['bw_mbps'], r['bw_p50_mbps'], r['bw_ci_hi_mbps']) <= 1.05 * $ceiling for r in rows)"
 done
+# The collective search names each rank's GPU beside its host: four ranks on this GPU through a
+# CUDA-aware MPI (collectives do not stage), rank 2 entering every call 20 ms late.
+if [ "$aware" != no ]; then
+    run_with_slow 4 default "FP_SLOW_RANK=2 FP_SLOW_AS=member FP_SLOW_US=20000" \
+        ../collective/fabperf_allreduce -d cuda -m 64K:64K -i 10 -x 1 --isolate --format json
+    check "--isolate on device buffers: rank 2 stands, named with its GPU's PCI bus id (JSON)" json_check "$work/out" \
+        "$rc == 3 and [(f['ranks'], len(f['gpus']), f['gpus'][0].count(':')) for f in records if f['type'] == 'isolate_finding' and f['status'] == 'stands'] == [([2], 1, 2)]"
+    check "--isolate on device buffers: the finding's line names the GPU" \
+        grep -q "isolate: rank 2 (.*, GPU [0-9A-Fa-f]*:[0-9A-Fa-f]*:[0-9A-Fa-f.]*) slows fabperf_allreduce" "$work/err"
+fi
 run_job 2 default fabperf_latency -d cuda "$@" -m 1:64K -i 100 -x 10 --format json
 check "-d cuda: buffers D D, timer MPI_Wtime" \
     test "$(json_field "$work/out" buffers)/$(json_field "$work/out" timer)" = "D D/MPI_Wtime"

@@ -104,15 +104,6 @@ if [ "$("$FABPERF_GPU_PROBE" | awk '{ print $1; exit }')" = 1 ]; then
     check "nccl --isolate, four ranks on one GPU: refused up front (exit 2, one line)" sh -c \
         "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allreduce:' '$work/err') -eq 1 ] && grep -q 'share the GPU .* and NCCL needs one GPU per rank' '$work/err'"
 fi
-# The search names each rank's GPU beside its host: four ranks on this GPU through MPI (device
-# buffers, staged), rank 2 entering every call 20 ms late (tests/faults/slow.c).
-run_with_slow 4 default "FP_SLOW_RANK=2 FP_SLOW_AS=member FP_SLOW_US=20000" \
-    fabperf_allreduce -d cuda --staging -m 64K:64K -i 10 -x 1 --isolate --format json
-check "--isolate on device buffers: rank 2 stands, named with its GPU's PCI bus id (JSON)" json_check "$work/out" \
-    "$rc == 3 and [(f['ranks'], len(f['gpus']), f['gpus'][0].count(':')) for f in records if f['type'] == 'isolate_finding' and f['status'] == 'stands'] == [([2], 1, 2)]"
-check "--isolate on device buffers: the finding's line names the GPU" \
-    grep -q "isolate: rank 2 (.*, GPU [0-9A-Fa-f]*:[0-9A-Fa-f]*:[0-9A-Fa-f.]*) slows fabperf_allreduce" "$work/err"
-
 # --isolate with NCCL on one rank: the sweep runs, the search says it has too few ranks (exit 4).
 run_job 1 default fabperf_allreduce --backend nccl --isolate -m 1M:1M -i 10 -x 1 --format json
 check "nccl --isolate on one rank: the sweep measured, the search too few ranks to search, exit 4" json_check "$work/out" \
