@@ -36,6 +36,16 @@ typedef struct iso_state {
     int any_gpu;
 } iso_state_t;
 
+/* The bytes a group of `size` ranks moves at the sweep's size: whole elements, and for the
+ * collectives with a block per rank whole blocks, as a row of that many ranks would. */
+static size_t group_bytes(const fp_run_t *run, size_t bytes, int size)
+{
+    size_t unit = fp_types[run->params.datatype].size;
+    if (run->bench->coll->elements_per_rank)
+        unit *= (size_t)size;
+    return bytes / unit * unit;
+}
+
 /* One group's measurement on its communicator; est valid on the group's rank 0. A rooted
  * collective's root is the group's rank 0 where it is fixed (the job's root, or a lead), else each
  * member in turn, call after call: a member slow only in one role then shows in most samples of
@@ -46,14 +56,12 @@ static int measure_group(fp_run_t *run, size_t bytes, MPI_Comm group, int fixed_
     fp_coll_ctx_t *c = fp_coll_ctx(ctx);
     MPI_Comm world = ctx->comm;
     int world_rank = ctx->rank, world_size = ctx->nranks, root = c->root;
-    size_t type_size = fp_types[run->params.datatype].size, unit = type_size;
+    size_t type_size = fp_types[run->params.datatype].size;
     int size, rank, rc = FP_OK;
     MPI_Comm_size(group, &size);
     MPI_Comm_rank(group, &rank);
-    if (run->bench->coll->elements_per_rank)
-        unit *= (size_t)size;
     fp_coll_layout_t l;
-    run->bench->coll->layout(bytes / unit * unit / type_size, size, &l);
+    run->bench->coll->layout(group_bytes(run, bytes, size) / type_size, size, &l);
     ctx->comm = group, ctx->rank = rank, ctx->nranks = size;
     c->in_place = 0, c->count = l.param_count, c->root = 0;
     double samples[ISO_SAMPLES];
@@ -134,13 +142,11 @@ static void judge_expect(fp_run_t *run, size_t bytes, const int *group, int ngro
 {
     const fp_expect_t *e = &run->params.expect;
     fp_busbw_t kind = run->bench->coll->busbw;
-    size_t unit = fp_types[run->params.datatype].size;
     for (int g = 0; fp_expect_any(e) && g < ngroups; g++) {
         int size = 0;
         for (int r = 0; r < run->ctx.nranks; r++)
             size += group[r] == g;
-        size_t moved = bytes / (run->bench->coll->elements_per_rank ? unit * (size_t)size : unit) *
-                       (run->bench->coll->elements_per_rank ? unit * (size_t)size : unit);
+        size_t moved = group_bytes(run, bytes, size);
         double unused, p50, lo, hi, at_1us;
         fp_coll_rates(kind, size, 0, moved, est[g].us, &unused, &p50);
         fp_coll_rates(kind, size, 0, moved, est[g].hi, &unused, &lo); /* the slowest time, the lowest busbw */
@@ -317,9 +323,11 @@ static const char *const kind_names[] = {[FP_ISO_MEMBER] = "member", [FP_ISO_LIN
 static void finding_ranks(char *text, size_t len, const fp_iso_finding_t *f, const iso_state_t *s)
 {
     size_t used = (size_t)snprintf(text, len, "rank%s ", f->nranks > 1 ? "s" : "");
-    for (int k = 0; k < f->nranks && used < len; k++)
-        used += (size_t)snprintf(text + used, len - used, "%s", k ? ", " : ""),
-            used += used < len ? (size_t)rank_place(text + used, len - used, s, f->ranks[k]) : 0;
+    for (int k = 0; k < f->nranks && used < len; k++) {
+        used += (size_t)snprintf(text + used, len - used, "%s", k ? ", " : "");
+        if (used < len)
+            used += (size_t)rank_place(text + used, len - used, s, f->ranks[k]);
+    }
 }
 
 static void finding_message(char *text, size_t len, const char *program, const fp_iso_finding_t *f,

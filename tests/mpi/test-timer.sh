@@ -42,15 +42,17 @@ check "clock coarse on rank 1 only: exit 0, complete, every size" json_check "$w
     "$rc == 0 and len(rows) == 17 and end['status'] == 'complete'"
 
 # The clock reads operations 8 times slower while the batch is chosen, then true (a machine leaving
-# a slow latency mode): the batch doubles until the median sample is resolved, in both modes.
+# a slow latency mode): the batch doubles until the median sample is resolved, in both modes, or
+# reaches the automatic batch's limit (1024, FP_BATCH_LIMIT): the resolution, read while the clock
+# is stretched, can come out at 4 steps, and 1024 round trips of 0.15 us do not fill 400 of them.
 for mode in "-a" "-i 50000"; do
     # shellcheck disable=SC2086 # mode is words
     run_with_fault 2 sm "FP_CLOCK_TICK_US=1 FP_CLOCK_STRETCH=8 FP_CLOCK_STRETCH_S=0.05" fabperf_latency -m 1:4 $mode \
         --format json
     check "operations faster after the batch was chosen, $mode: exit 0" rc_is 0
-    check "operations faster after the batch was chosen, $mode: the median sample still >= ~100 clock steps" \
+    check "operations faster after the batch was chosen, $mode: the median sample still >= ~100 clock steps, or the batch at its limit" \
         json_check "$work/out" \
-        "len(rows) == 3 and all(r['batch'] * 2 * r['p50_us'] >= 90 * meta['timer_resolution_us'] for r in rows)"
+        "len(rows) == 3 and all(r['batch'] * 2 * r['p50_us'] >= 90 * meta['timer_resolution_us'] or r['batch'] == 1024 for r in rows)"
 done
 
 # The automatic batch does not alternate between neighbouring values (a step down near the clock's
