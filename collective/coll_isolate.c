@@ -231,6 +231,20 @@ static int is_member(const members_t *m, int r)
     return 0;
 }
 
+/* ,"key":[...] of the members' names, each stride bytes after the one before from base. */
+static void member_names(FILE *out, const char *key, const members_t *m, int n, const char *base, size_t stride)
+{
+    int first = 1;
+    fprintf(out, ",\"%s\":[", key);
+    for (int r = 0; r < n; r++)
+        if (is_member(m, r)) {
+            fputs(first ? "" : ",", out);
+            fp_json_string(out, base + (size_t)r * stride);
+            first = 0;
+        }
+    fputc(']', out);
+}
+
 static void ranks_json(FILE *out, const members_t *m, int n, const iso_state_t *s)
 {
     int first = 1;
@@ -238,26 +252,10 @@ static void ranks_json(FILE *out, const members_t *m, int n, const iso_state_t *
     for (int r = 0; r < n; r++)
         if (is_member(m, r))
             fprintf(out, "%s%d", first ? "" : ",", r), first = 0;
-    fputs("],\"nodes\":[", out);
-    first = 1;
-    for (int r = 0; r < n; r++)
-        if (is_member(m, r)) {
-            fputs(first ? "" : ",", out);
-            fp_json_string(out, s->hosts[r]);
-            first = 0;
-        }
     fputc(']', out);
-    if (!s->any_gpu)
-        return;
-    fputs(",\"gpus\":[", out);
-    first = 1;
-    for (int r = 0; r < n; r++)
-        if (is_member(m, r)) {
-            fputs(first ? "" : ",", out);
-            fp_json_string(out, s->gpus[r]);
-            first = 0;
-        }
-    fputc(']', out);
+    member_names(out, "nodes", m, n, s->hosts[0], sizeof s->hosts[0]);
+    if (s->any_gpu)
+        member_names(out, "gpus", m, n, s->gpus[0], sizeof s->gpus[0]);
 }
 
 /* "3 (h1)", or "3 (h1, GPU 0000:1b:00.0)" where the rank runs on a GPU */

@@ -260,9 +260,9 @@ static int retest_together(int n, const int *leaf_of, int nleaves, const int *le
         int ngroups = 0, spare = -1, any = 0;
         for (int leaf = 0; leaf < nleaves; leaf++)
             any |= pending[leaf];
-        fp_iso_round_t *r = any ? round_open(out, n, n / 2, 0) : NULL;
         if (!any)
             break;
+        fp_iso_round_t *r = round_open(out, n, n / 2, 0);
         if (!r) {
             rc = -1;
             break;
