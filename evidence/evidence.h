@@ -25,7 +25,19 @@ typedef struct {
                            * most this run can have put on the NIC; < 0 unknown (collectives) */
     int other_traffic;    /* bytes beyond fp_wire_allowance(accountable): shared with other traffic,
                            * so no path claim rests on it */
+    double tx, rx;        /* bytes sent and received (bytes = tx + rx); < 0 unknown */
+    double wire;          /* bytes/s it carried in its busier direction while an operation ran (see
+                           * fp_wire_rates); NaN unknown */
+    double wire_efficiency; /* wire x 8 / its line rate; NaN when either is unknown */
 } fp_path_nic_t;
+
+/* One node's NICs off loopback added up (a RoCE port and its netdev counted once), for the wire
+ * rate of a size. */
+typedef struct {
+    char node[64];
+    double tx, rx;  /* bytes sent and received during the size */
+    int shared;     /* one of its NICs carried traffic that is not this run's */
+} fp_wire_node_t;
 
 /* The most bytes a NIC may count for a run that moved `accountable` bytes (sent plus received, as
  * NIC counters add transmit and receive) in messages of `size` bytes: FP_WIRE_RATIO x the bytes
@@ -59,6 +71,16 @@ typedef struct fp_evidence {
     char nic_why[640];   /* where the traffic went instead, when nic_verdict is a fail */
     fp_verdict_t verdict; /* the worst of both */
     char verdict_line[512]; /* fp_verdict_line of --expect; empty when no term applied */
+    /* What the wire carried (fp_wire_rates): the busiest node's NICs, in bytes/s while an operation
+     * ran, in the busier direction (both added up for a bidirectional headline); NaN where no byte
+     * left a node (one host, shared memory, loopback). */
+    double net;
+    double net_in_unit;  /* net in the headline's unit (MB/s; collectives GB/s, as busbw) */
+    char net_node[64];   /* the busiest node */
+    int net_shared;      /* that node's NICs carried other traffic too: net is an upper bound */
+    int above_wire;      /* collectives: busbw above what the busiest node's NICs carried */
+    double net_over_busbw; /* collectives: net / busbw; NaN elsewhere */
+    char wire_line[512]; /* "net 1.12 GB/s (h1 sent), busbw 1.08 GB/s ..."; empty when net is NaN */
 } fp_evidence_t;
 
 /* Per-run state of the path evidence; opaque to the sweep. */
@@ -77,6 +99,21 @@ int fp_path_after(fp_path_t *path, fp_run_t *run, const fp_row_t *row, fp_eviden
  * payload, added up, when together they carried at least half of it. A virtual NIC among them
  * leaves it unknown (path_line_rate_from says why). */
 void fp_path_rates(fp_evidence_t *ev, const fp_bench_t *bench, double p50);
+/* Rank 0, pure: what each NIC and node carried per second while an operation ran: bytes / ops
+ * (the size's operations, warm-up included, all between the two counter readings) over the median
+ * operation time (op_seconds). The busiest node's rate, in its busier direction (both directions
+ * added for a bidirectional headline), is ev->net; a collective whose busbw (headline, in its unit)
+ * exceeds it by more than FP_WIRE_ABOVE is flagged: its algorithm moved less over the network than
+ * busbw assumes (a tree on few nodes, reduction in the switch, traffic kept inside nodes). */
+#define FP_WIRE_ABOVE 1.05
+/* Beyond this ratio of net to busbw the line says the algorithm or the placement moved more than
+ * busbw counts (headers and acknowledgements add a few %; reduce + scatterv on 2 ranks, 2x). */
+#define FP_WIRE_MORE 1.5
+void fp_wire_rates(fp_evidence_t *ev, const fp_wire_node_t *nodes, int nnodes, const fp_bench_t *bench, double ops,
+                   double op_seconds, double headline);
+/* The net column's key for a metric: "net_gbps" (GB/s) where the headline is in GB/s (collectives'
+ * busbw), else "net_mbps" (MB/s). */
+const char *fp_net_key(const struct fp_metric *metric);
 /* Rank 0, pure: the summary line from payload and nics. */
 void fp_path_describe(fp_evidence_t *ev);
 /* Rank 0: line rate, efficiency and verdicts of one row (path part already filled or not measured). */
@@ -88,10 +125,10 @@ void fp_verdict_line(const fp_run_t *run, const fp_row_t *row, const fp_evidence
 double fp_line_rate_in_unit(const fp_bench_t *bench, double bps);
 
 /* Report hooks (evidence_report.c): extra keys after a row's own columns. */
-void fp_evidence_json_keys(FILE *out);
-void fp_evidence_json(FILE *out, const fp_evidence_t *ev);
-void fp_evidence_csv_header(FILE *out);
-void fp_evidence_csv(FILE *out, const fp_evidence_t *ev);
+void fp_evidence_json_keys(FILE *out, const struct fp_metric *metric);
+void fp_evidence_json(FILE *out, const fp_evidence_t *ev, const struct fp_metric *metric);
+void fp_evidence_csv_header(FILE *out, const struct fp_metric *metric);
+void fp_evidence_csv(FILE *out, const fp_evidence_t *ev, const struct fp_metric *metric);
 void fp_evidence_text_header(FILE *out);
 void fp_evidence_text_cells(FILE *out, const fp_evidence_t *ev);
 /* The lines under a text row. The path line only where payload crossed nodes or where it differs

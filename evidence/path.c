@@ -20,7 +20,7 @@ typedef struct {
 
 typedef struct {
     char name[80], netdev[64];
-    double bytes, line_rate_bps;
+    double bytes, tx, rx, line_rate_bps; /* tx, rx < 0: unknown */
     int is_virtual;
 } nic_rec_t;
 
@@ -142,6 +142,8 @@ static int node_records(fp_path_t *p)
             continue;
         snprintf(p->mine[n].name, sizeof p->mine[n].name, "%s", p->list.nics[i].name);
         p->mine[n].bytes = bytes;
+        p->mine[n].tx = d->tx_known ? (double)d->tx_bytes : -1;
+        p->mine[n].rx = d->rx_known ? (double)d->rx_bytes : -1;
         p->mine[n].line_rate_bps = p->list.nics[i].line_rate_bps;
         p->mine[n].is_virtual = p->list.nics[i].is_virtual;
         snprintf(p->mine[n].netdev, sizeof p->mine[n].netdev, "%s", p->list.nics[i].netdev);
@@ -230,6 +232,8 @@ static void collect(const fp_path_t *p, int total, fp_evidence_t *ev, double *pa
         snprintf(nic->node, sizeof nic->node, "%s", p->names[host]);
         snprintf(nic->name, sizeof nic->name, "%s", rec->name);
         nic->bytes = rec->bytes;
+        nic->tx = rec->tx;
+        nic->rx = rec->rx;
         nic->share = ev->payload > 0 && payload[host] > 0 ? rec->bytes / payload[host] : NAN;
         nic->line_rate_bps = rec->line_rate_bps;
         nic->is_virtual = rec->is_virtual;
@@ -242,6 +246,42 @@ static void collect(const fp_path_t *p, int total, fp_evidence_t *ev, double *pa
     qsort(all, (size_t)n, sizeof all[0], by_bytes);
     ev->nnics = n < FP_EVIDENCE_NICS ? n : FP_EVIDENCE_NICS;
     memcpy(ev->nics, all, (size_t)ev->nnics * sizeof all[0]);
+}
+
+/* Rank 0: each node's NICs off loopback added up, a RoCE port and its netdev as one wire (the
+ * larger of the two per direction: they may count the same bytes); shared where a NIC counted
+ * more than the node's ranks can account for (fp_wire_allowance). */
+static void wire_nodes(const fp_path_t *p, const double *exchanged, double all_exchanged, size_t size,
+                       fp_wire_node_t *nodes)
+{
+    for (int h = 0; h < p->nhosts; h++)
+        snprintf(nodes[h].node, sizeof nodes[h].node, "%s", p->names[h]);
+    /* a node's records sit together, in its leader's block of the gather */
+    for (int r = 0, start = 0; r < p->nranks; start += p->heads[r++].nrecs) {
+        int count = p->heads[r].nrecs, host = p->host_of[r];
+        const nic_rec_t *recs = p->recs + start;
+        fp_wire_node_t *node = &nodes[host];
+        for (int i = 0; i < count; i++) {
+            const nic_rec_t *rec = &recs[i];
+            int shadowed = 0;
+            const nic_rec_t *netdev = NULL;
+            for (int j = 0; j < count; j++) {
+                shadowed |= recs[j].netdev[0] && strcmp(recs[j].netdev, rec->name) == 0;
+                if (rec->netdev[0] && strcmp(recs[j].name, rec->netdev) == 0)
+                    netdev = &recs[j];
+            }
+            if (strcmp(rec->name, "lo") == 0 || shadowed)
+                continue;
+            double tx = rec->tx, rx = rec->rx;
+            if (netdev) {
+                tx = netdev->tx > tx ? netdev->tx : tx;
+                rx = netdev->rx > rx ? netdev->rx : rx;
+            }
+            node->tx = node->tx < 0 || tx < 0 ? -1 : node->tx + tx;
+            node->rx = node->rx < 0 || rx < 0 ? -1 : node->rx + rx;
+            node->shared |= all_exchanged > 0 && rec->bytes > fp_wire_allowance(exchanged[host], size);
+        }
+    }
 }
 
 /* Whether the evidence found node's NIC name shared with other traffic. */
@@ -355,7 +395,18 @@ int fp_path_after(fp_path_t *p, fp_run_t *run, const fp_row_t *row, fp_evidence_
     fp_path_describe(ev);
     if (run->params.expect_nic)
         judge_nic(p, total, run->params.expect_nic, payload, ev, row->size);
-    free(payload);
     fp_path_rates(ev, run->bench, row->headline.p50);
+    /* what left the nodes; on one host nothing of the run did (a NIC's bytes there are others') */
+    fp_wire_node_t *nodes = calloc((size_t)p->nhosts, sizeof *nodes);
+    if (!nodes) {
+        free(payload);
+        return fp_fail("path evidence: out of memory for %d nodes", p->nhosts);
+    }
+    wire_nodes(p, payload + p->nhosts, ev->exchanged, row->size, nodes);
+    double divisor = run->bench->time_divisor > 0 ? run->bench->time_divisor : 1;
+    fp_wire_rates(ev, nodes, p->nhosts > 1 ? p->nhosts : 0, run->bench, (double)run->operations,
+                  row->time.p50 * 1e-6 * divisor, row->headline.p50);
+    free(nodes);
+    free(payload);
     return FP_OK;
 }

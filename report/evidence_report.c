@@ -1,21 +1,19 @@
 /* The fields of path evidence and verdicts in a row: JSON keys, CSV columns, text cells and lines.
  * JSON: "verdict" ("pass", "fail", "inconclusive", null), "expect" (the thresholds applied),
- * "line_rate_gbps", "efficiency" (0..1), "path" ({payload_bytes, summary, nics: [{node, name,
- * share, bytes, line_rate_gbps, virtual, rate, efficiency, accountable_bytes, other_traffic}],
- * line_rate_from, nic_verdict, nic_why}
- * or null when off). */
+ * "line_rate_gbps", "efficiency" (0..1), "net_mbps" or "net_gbps" (what the busiest node's NICs
+ * carried, in the headline's unit), "path" ({payload_bytes, summary, nics: [{node, name, share,
+ * bytes, tx_bytes, rx_bytes, line_rate_gbps, virtual, rate, efficiency, wire_gbps,
+ * wire_efficiency, accountable_bytes, other_traffic}], line_rate_from, nic_verdict, nic_why, wire:
+ * {node, shared, above_busbw, net_over_busbw, line}} or null when off). */
 #include <math.h>
 #include <string.h>
 
 #include "escape.h"
 #include "evidence.h"
 
-static const char *const keys[] = {"verdict", "expect", "line_rate_gbps", "efficiency", "path", NULL};
-
-void fp_evidence_json_keys(FILE *out)
+void fp_evidence_json_keys(FILE *out, const struct fp_metric *metric)
 {
-    for (int i = 0; keys[i]; i++)
-        fprintf(out, ",\"%s\"", keys[i]);
+    fprintf(out, ",\"verdict\",\"expect\",\"line_rate_gbps\",\"efficiency\",\"%s\",\"path\"", fp_net_key(metric));
 }
 
 static void json_path(FILE *out, const fp_evidence_t *ev)
@@ -33,12 +31,20 @@ static void json_path(FILE *out, const fp_evidence_t *ev)
         fp_json_string(out, n->name);
         fputs(",\"share\":", out);
         fp_json_number_or_null(out, n->share);
-        fprintf(out, ",\"bytes\":%.0f,\"line_rate_gbps\":", n->bytes);
+        fprintf(out, ",\"bytes\":%.0f,\"tx_bytes\":", n->bytes);
+        fp_json_number_or_null(out, n->tx >= 0 ? n->tx : NAN);
+        fputs(",\"rx_bytes\":", out);
+        fp_json_number_or_null(out, n->rx >= 0 ? n->rx : NAN);
+        fputs(",\"line_rate_gbps\":", out);
         fp_json_number_or_null(out, n->line_rate_bps > 0 ? n->line_rate_bps / 1e9 : NAN);
         fprintf(out, ",\"virtual\":%s,\"rate\":", n->is_virtual ? "true" : "false");
         fp_json_number_or_null(out, n->rate);
         fputs(",\"efficiency\":", out);
         fp_json_number_or_null(out, n->efficiency);
+        fputs(",\"wire_gbps\":", out); /* bits, as line_rate_gbps */
+        fp_json_number_or_null(out, n->wire * 8 / 1e9);
+        fputs(",\"wire_efficiency\":", out);
+        fp_json_number_or_null(out, n->wire_efficiency);
         fputs(",\"accountable_bytes\":", out);
         fp_json_number_or_null(out, n->accountable >= 0 ? n->accountable : NAN);
         fprintf(out, ",\"other_traffic\":%s}", n->other_traffic ? "true" : "false");
@@ -49,10 +55,23 @@ static void json_path(FILE *out, const fp_evidence_t *ev)
     fp_json_string_or_null(out, ev->nic_verdict ? fp_verdict_name((fp_verdict_t)ev->nic_verdict) : NULL);
     fputs(",\"nic_why\":", out);
     fp_json_string_or_null(out, ev->nic_why);
+    fputs(",\"wire\":", out);
+    if (isfinite(ev->net)) {
+        fputs("{\"node\":", out);
+        fp_json_string(out, ev->net_node);
+        fprintf(out, ",\"shared\":%s,\"above_busbw\":%s,\"net_over_busbw\":", ev->net_shared ? "true" : "false",
+                ev->above_wire ? "true" : "false");
+        fp_json_number_or_null(out, ev->net_over_busbw);
+        fputs(",\"line\":", out);
+        fp_json_string(out, ev->wire_line);
+        fputc('}', out);
+    } else {
+        fputs("null", out);
+    }
     fputc('}', out);
 }
 
-void fp_evidence_json(FILE *out, const fp_evidence_t *ev)
+void fp_evidence_json(FILE *out, const fp_evidence_t *ev, const struct fp_metric *metric)
 {
     fputs(",\"verdict\":", out);
     fp_json_string_or_null(out, ev && ev->verdict ? fp_verdict_name(ev->verdict) : NULL);
@@ -62,6 +81,8 @@ void fp_evidence_json(FILE *out, const fp_evidence_t *ev)
     fp_json_number_or_null(out, ev && ev->line_rate_bps > 0 ? ev->line_rate_bps / 1e9 : NAN);
     fputs(",\"efficiency\":", out);
     fp_json_number_or_null(out, ev ? ev->efficiency : NAN);
+    fprintf(out, ",\"%s\":", fp_net_key(metric));
+    fp_json_number_or_null(out, ev && ev->measured ? ev->net_in_unit : NAN);
     fputs(",\"path\":", out);
     if (ev && ev->measured)
         json_path(out, ev);
@@ -69,12 +90,12 @@ void fp_evidence_json(FILE *out, const fp_evidence_t *ev)
         fputs("null", out);
 }
 
-void fp_evidence_csv_header(FILE *out)
+void fp_evidence_csv_header(FILE *out, const struct fp_metric *metric)
 {
-    fputs(",verdict,expect,line_rate_gbps,efficiency,path", out);
+    fprintf(out, ",verdict,expect,line_rate_gbps,efficiency,%s,path", fp_net_key(metric));
 }
 
-void fp_evidence_csv(FILE *out, const fp_evidence_t *ev)
+void fp_evidence_csv(FILE *out, const fp_evidence_t *ev, const struct fp_metric *metric)
 {
     fputc(',', out);
     fp_csv_field(out, ev && ev->verdict ? fp_verdict_name(ev->verdict) : "");
@@ -86,6 +107,10 @@ void fp_evidence_csv(FILE *out, const fp_evidence_t *ev)
     fputc(',', out);
     if (ev && isfinite(ev->efficiency))
         fprintf(out, "%.9g", ev->efficiency);
+    fputc(',', out);
+    (void)metric; /* the key only */
+    if (ev && ev->measured && isfinite(ev->net_in_unit))
+        fprintf(out, "%.9g", ev->net_in_unit);
     fputc(',', out);
     fp_csv_field(out, ev && ev->measured ? ev->summary : "");
 }
@@ -118,6 +143,11 @@ void fp_evidence_text_lines(FILE *out, size_t size, const fp_evidence_t *ev, cha
         fprintf(out, "# line rate %zu: ", size); /* why Eff% is empty */
         fp_text_string(out, ev->path_line_rate_from);
         fputs("; efficiency not computed\n", out);
+    }
+    if (ev->measured && ev->wire_line[0]) {
+        fprintf(out, "# wire %zu: ", size);
+        fp_text_string(out, ev->wire_line);
+        fputc('\n', out);
     }
     if (ev->verdict_line[0]) {
         fputs("# expect ", out);

@@ -206,7 +206,7 @@ static void json_meta(FILE *out, const fp_meta_t *m, const fp_column_t *const *c
     for (int i = 0; cols[i]; i++)
         fprintf(out, "%s\"%s\"", i ? "," : "", cols[i]->key);
     if (m->evidence_fields)
-        fp_evidence_json_keys(out);
+        fp_evidence_json_keys(out, m->metric);
     fprintf(out, "]}\n");
 }
 
@@ -253,7 +253,7 @@ void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_met
         for (int i = 0; cols[i]; i++)
             fprintf(out, "%s%s", i ? "," : "", cols[i]->key);
         if (meta->evidence_fields)
-            fp_evidence_csv_header(out);
+            fp_evidence_csv_header(out, meta->metric);
         fputc('\n', out);
         break;
     case FP_FORMAT_JSON: json_meta(out, meta, cols); break;
@@ -274,7 +274,7 @@ static void data_row(FILE *out, const fp_meta_t *meta, const fp_row_t *row, int 
         value_plain(out, cols[i], row, json);
     }
     if (meta->evidence_fields)
-        (json ? fp_evidence_json : fp_evidence_csv)(out, row->evidence);
+        (json ? fp_evidence_json : fp_evidence_csv)(out, row->evidence, meta->metric);
     fputs(json ? "}\n" : "\n", out);
 }
 

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "check.h"
+#include "collective.h"
 #include "fp.h"
 #include "metric.h"
 #include "nic_expect.h"
@@ -45,7 +46,7 @@ static void judge(const char *spec, fp_evidence_t *ev)
     ev->payload = 2e6;
     snprintf(ev->summary, sizeof ev->summary, "inter-node payload 2.0 MB: auda@fpa-h1 100.2%%, audz@fpa-h2 100.2%%");
     char pattern[2][64];
-    fp_nic_node_t nodes[2] = {{"fpa-h1", 1e6, 0, 0}, {"fpa-h2", 1e6, 0, 0}};
+    fp_nic_node_t nodes[2] = {{"fpa-h1", 1e6, 0, 0, 0}, {"fpa-h2", 1e6, 0, 0, 0}};
     const char *nic[2] = {"auda", "audz"};
     for (int i = 0; i < 2; i++) {
         nodes[i].named = fp_nic_expect_pattern(spec, nodes[i].node, pattern[i], sizeof pattern[i]);
@@ -167,8 +168,74 @@ static void test_rates(void)
     CHECK_STR(ev.path_line_rate_from, "none: fpveth0 virtual (no device: a nominal speed only)");
 }
 
+/* What the wire carried: bytes per operation over the median operation time, the busiest node in
+ * its busier direction; a collective whose busbw exceeds it by more than 5% is flagged. */
+static void test_wire(void)
+{
+    fp_metric_t gbps = {.line_rate_divisor = 8e9};    /* GB/s, as busbw */
+    fp_coll_t allreduce = {0}; /* a collective: its busbw is judged against the wire */
+    fp_bench_t coll = {.metric = &gbps, .directions = 1, .coll = &allreduce};
+    fp_evidence_t ev;
+    fresh_h1(&ev);
+    put_nic(&ev, "h1", "ens1", 1.0, 100e9, 0);
+    ev.nics[0].tx = 2e9; /* 1000 operations of 1 ms: 2 MB sent and 1 MB received per operation */
+    ev.nics[0].rx = 1e9;
+    fp_wire_node_t nodes[2] = {{"h1", 2e9, 1e9, 0}, {"h2", 1e9, 2.5e9, 0}};
+    fp_wire_rates(&ev, nodes, 2, &coll, 1000, 1e-3, 2.0);
+    CHECK_NEAR(ev.nics[0].wire, 2e9, 1e-3);             /* 2 GB/s out */
+    CHECK_NEAR(ev.nics[0].wire_efficiency, 16e9 / 100e9, 1e-12);
+    CHECK_NEAR(ev.net, 2.5e9, 1e-3);                    /* h2 received 2.5 MB per operation */
+    CHECK_NEAR(ev.net_in_unit, 2.5, 1e-12);
+    CHECK_STR(ev.net_node, "h2");
+    CHECK(!ev.above_wire);
+    CHECK_STR(ev.wire_line, "net 2.5 GB/s (h2, its busier direction); busbw 2 GB/s");
+
+    /* busbw 3 GB/s where the busiest node carried 2.5: the algorithm moved less than busbw assumes */
+    fp_wire_rates(&ev, nodes, 2, &coll, 1000, 1e-3, 3.0);
+    CHECK(ev.above_wire);
+    CHECK_STR(ev.wire_line, "net 2.5 GB/s (h2, its busier direction); busbw 3 GB/s is above what the NICs carried "
+                            "(1.20x): the algorithm moved less over the network than busbw assumes (a tree, a "
+                            "reduction in the switch, or traffic kept inside nodes)");
+    /* within 5%: headers and timing, not flagged */
+    fp_wire_rates(&ev, nodes, 2, &coll, 1000, 1e-3, 2.6);
+    CHECK(!ev.above_wire);
+    CHECK_NEAR(ev.net_over_busbw, 2.5 / 2.6, 1e-12);
+    /* twice what busbw counts (reduce + scatterv on 2 ranks) */
+    fp_wire_rates(&ev, nodes, 2, &coll, 1000, 1e-3, 1.25);
+    CHECK(!ev.above_wire);
+    CHECK_STR(ev.wire_line, "net 2.5 GB/s (h2, its busier direction); busbw 1.25 GB/s; the NICs carried 2.00x busbw: "
+                            "the algorithm or the rank placement moved more over the network than busbw counts");
+    /* a node shared with other traffic: an upper bound, never flagged */
+    nodes[1].shared = 1;
+    fp_wire_rates(&ev, nodes, 2, &coll, 1000, 1e-3, 3.0);
+    CHECK(!ev.above_wire);
+    CHECK_STR(ev.wire_line, "net 2.5 GB/s (h2, its busier direction); an upper bound: other traffic shared its NICs; "
+                            "busbw 3 GB/s");
+
+    /* bibw: both directions count against the headline; MB/s; no busbw */
+    fp_metric_t mbps = {.line_rate_divisor = 8e6};
+    fp_bench_t bibw = {.metric = &mbps, .directions = 2};
+    nodes[1].shared = 0;
+    fp_wire_rates(&ev, nodes, 2, &bibw, 1000, 1e-3, 3000);
+    CHECK_NEAR(ev.net_in_unit, 3500, 1e-9);
+    CHECK_STR(ev.wire_line, "net 3500 MB/s (h2, sent + received)");
+    CHECK(isnan(ev.net_over_busbw));
+    CHECK_STR(fp_net_key(&mbps), "net_mbps");
+    CHECK_STR(fp_net_key(&gbps), "net_gbps");
+
+    /* one host (no node passed), an unknown counter, or no operation: nothing */
+    fp_wire_rates(&ev, nodes, 0, &coll, 1000, 1e-3, 3.0);
+    CHECK(isnan(ev.net) && ev.wire_line[0] == '\0' && !ev.above_wire);
+    fp_wire_node_t unknown[1] = {{"h1", -1, 5e6, 0}};
+    fp_wire_rates(&ev, unknown, 1, &coll, 1000, 1e-3, 3.0);
+    CHECK(isnan(ev.net));
+    fp_wire_rates(&ev, nodes, 2, &coll, 0, 1e-3, 3.0);
+    CHECK(isnan(ev.net));
+}
+
 int main(void)
 {
+    test_wire();
     test_rates();
     test_check();
     test_pattern();
