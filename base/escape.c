@@ -179,3 +179,25 @@ int fp_fail_text(char *err, size_t errlen, const char *fmt, ...)
             *p = '?';
     return FP_ERR;
 }
+
+int fp_expand_rank_host(const char *pattern, int rank, const char *host, char *out, size_t len)
+{
+    size_t used = 0;
+    for (const char *p = pattern; *p; p++) {
+        char piece[300];
+        if (p[0] == '%' && p[1] == 'r')
+            snprintf(piece, sizeof piece, "%d", rank), p++;
+        else if (p[0] == '%' && p[1] == 'h')
+            snprintf(piece, sizeof piece, "%s", host), p++;
+        else
+            snprintf(piece, sizeof piece, "%c", *p);
+        size_t n = strlen(piece);
+        if (used + n >= len)
+            return -1;
+        memcpy(out + used, piece, n + 1);
+        used += n;
+    }
+    if (used == 0 && len)
+        out[0] = '\0';
+    return 0;
+}

@@ -40,4 +40,8 @@ void fp_text_wrapped(FILE *out, const char *text, int column, int indent);
  * user input), and returns FP_ERR (-1): the parsers' one-line errors. */
 int fp_fail_text(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* pattern with %r replaced by rank and %h by host (per-rank paths: --sysfs-root); 0, or -1 when the
+ * result does not fit in len. */
+int fp_expand_rank_host(const char *pattern, int rank, const char *host, char *out, size_t len);
+
 #endif

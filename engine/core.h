@@ -55,6 +55,7 @@ typedef struct fp_run {
     fp_plan_t plan;          /* of the size being measured */
     fp_meta_t meta;
     struct fp_path *path;    /* path evidence (evidence.h); NULL when off */
+    char sys_root[512];      /* --sysfs-root for this rank, %r and %h expanded; empty: /sys */
     int expect_failures;     /* rank 0: sizes whose expectation failed */
     int expect_inconclusive, expect_judged; /* rank 0: sizes inconclusive, and judged at all */
     int last_verdict;        /* rank 0: the fp_verdict_t of the last size judged, and that size */

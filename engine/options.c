@@ -136,6 +136,9 @@ const fp_option_t fp_options[] = {
     {0, "path-evidence", FP_OPT_CHOICE, FIELD(path_evidence), "on|off", "on", 0, 0, off_on, NULL, 0,
      "read NIC byte counters before and after each size (outside the timed region); record UCX's "
      "transport and protocol selection from its log"},
+    {0, "sysfs-root", FP_OPT_STRING, FIELD(sysfs_root), "DIR", NULL, 0, 0, NULL, NULL, 0,
+     "read the NIC counters (path evidence, link health) under DIR in place of /sys; %r is replaced by "
+     "the rank, %h by the host name"},
     {'h', "help", FP_OPT_FLAG, FIELD(help), NULL, NULL, 0, 0, NULL, NULL, 0, "this text"},
     {'v', "version", FP_OPT_FLAG, FIELD(version), NULL, NULL, 0, 0, NULL, NULL, 0,
      "print the version"},
@@ -457,6 +460,8 @@ int fp_options_parse(const fp_bench_t *bench, int argc, char **argv, fp_params_t
     if (range_set && minmax_set)
         return fp_fail_text(err, errlen, "-m/--message-size and -b/-e both set the size range: give one");
     FP_CHECK(expect_fits(bench, &params->expect, err, errlen));
+    if (params->sysfs_root && !params->path_evidence)
+        return fp_fail_text(err, errlen, "--sysfs-root needs the path evidence: drop --path-evidence off");
     if (params->expect_nic && !params->path_evidence)
         return fp_fail_text(err, errlen, "--expect-nic needs the path evidence: drop --path-evidence off");
     char nic_err[512];

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "adaptive.h"
+#include "escape.h"
 #include "evidence.h"
 #include "expect_baseline.h"
 #include "family.h"
@@ -172,6 +174,9 @@ static void judge_size(fp_run_t *run, fp_row_t *row, fp_evidence_t *ev)
     run->last_verdict = (int)ev->verdict;
     run->last_verdict_size = row->size;
     run->expect_judged += ev->judgement.verdict != FP_VERDICT_NONE || ev->nic_verdict != FP_VERDICT_NONE;
+    if (ev->link_errors > 0) /* the size ran on a link that lost or corrupted data */
+        fprintf(stderr, "%s: link errors during size %zu: %s; its figures may be disturbed\n", run->meta.program,
+                row->size, ev->link_line);
     if (ev->verdict == FP_VERDICT_INCONCLUSIVE && run->expect_inconclusive++ == 0)
         snprintf(run->first_inconclusive, sizeof run->first_inconclusive, "%.500s",
                  ev->judgement.verdict == FP_VERDICT_INCONCLUSIVE ? ev->verdict_line : ev->nic_why);
@@ -485,6 +490,34 @@ static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report
     return code;
 }
 
+/* --sysfs-root, expanded for each rank: a directory on every rank, or bad usage naming the first
+ * rank where it is not (its path sent to rank 0, so that the one line says it). */
+static int step_sysfs_root(fp_run_t *run, output_t *out, int *code)
+{
+    const char *pattern = run->params.sysfs_root;
+    if (!pattern)
+        return FP_OK;
+    char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    int len, bad = 0, first;
+    struct stat st;
+    MPI_Get_processor_name(host, &len);
+    if (fp_expand_rank_host(pattern, run->ctx.rank, host, run->sys_root, sizeof run->sys_root) != 0)
+        bad = 1;
+    else
+        bad = stat(run->sys_root, &st) != 0 || !S_ISDIR(st.st_mode);
+    int mine = bad ? run->ctx.rank : run->ctx.nranks;
+    FP_MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, run->ctx.comm));
+    if (first == run->ctx.nranks)
+        return FP_OK;
+    char path[sizeof run->sys_root];
+    snprintf(path, sizeof path, "%s", run->sys_root);
+    FP_MPI_CHECK(MPI_Bcast(path, (int)sizeof path, MPI_CHAR, first, run->ctx.comm));
+    char err[768];
+    snprintf(err, sizeof err, "--sysfs-root: '%.300s' (rank %d) is not a directory (accepted: a directory; %%r rank, "
+             "%%h host)", path, first);
+    return refuse_sizes(run, out, err, code);
+}
+
 int fp_main(const fp_bench_t *bench, int argc, char **argv)
 {
     fp_run_t run;
@@ -497,7 +530,7 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
     snprintf(program, sizeof program, "fabperf_%s", bench->name);
     if (step_options(&run, argc, argv, &code) != FP_OK || step_mpi(&run, program, &argc, &argv, &code) != FP_OK ||
         step_setup(&run, program, &out, &code) != FP_OK || step_baseline(&run, program, &out, &code) != FP_OK ||
-        step_sizes(&run, &out, &code) != FP_OK)
+        step_sizes(&run, &out, &code) != FP_OK || step_sysfs_root(&run, &out, &code) != FP_OK)
         return code;
     step_begin(&run, program, &out, &report);
     size_t size = 0;

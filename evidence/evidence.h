@@ -49,6 +49,14 @@ typedef struct {
 #define FP_WIRE_FIXED 262144.0
 double fp_wire_allowance(double accountable, size_t size);
 
+/* A link counter (link_health.h) that moved during a size. */
+#define FP_EVIDENCE_LINKS 16
+typedef struct {
+    char node[64], nic[80], counter[48]; /* counter: its label ("symbol errors") */
+    double delta;
+    int error; /* an error counter (else congestion: CNPs, ECN marks, drops at the host) */
+} fp_link_moved_t;
+
 typedef struct fp_evidence {
     int measured;        /* 0: path evidence off (the other path fields are empty) */
     double payload;      /* bytes that had to cross nodes, summed over nodes; 0: ranks share one host;
@@ -81,6 +89,11 @@ typedef struct fp_evidence {
     int above_wire;      /* collectives: busbw above what the busiest node's NICs carried */
     double net_over_busbw; /* collectives: net / busbw; NaN elsewhere */
     char wire_line[512]; /* "net 1.12 GB/s (h1 sent), busbw 1.08 GB/s ..."; empty when net is NaN */
+    /* Link counters of physical NICs that moved during the size, every node's (the first
+     * FP_EVIDENCE_LINKS listed), how many of them were errors, and the line that says them. */
+    fp_link_moved_t links[FP_EVIDENCE_LINKS];
+    int nlinks, link_errors;
+    char link_line[768];
 } fp_evidence_t;
 
 /* Per-run state of the path evidence; opaque to the sweep. */

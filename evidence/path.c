@@ -7,6 +7,7 @@
 
 #include "escape.h"
 #include "evidence.h"
+#include "link_health.h"
 #include "nic_expect.h"
 #include "sysfs_net.h"
 
@@ -15,8 +16,15 @@
 /* What each rank sends to rank 0 per size, then its node's NICs that moved (leaders only). */
 typedef struct {
     double traffic;
-    int peer, nrecs;
+    int peer, nrecs, nlinks;
 } rank_head_t;
+
+/* A link counter that moved during the size (leaders only). */
+typedef struct {
+    char nic[80], label[48];
+    double delta;
+    int cls; /* fp_link_class_t */
+} link_rec_t;
 
 typedef struct {
     char name[80], netdev[64];
@@ -29,6 +37,8 @@ struct fp_path {
     fp_nic_snapshot_t before, after;
     fp_nic_delta_t *deltas;
     nic_rec_t *mine;        /* this node's records, list.count */
+    fp_link_watch_t links;  /* this node's link counters */
+    link_rec_t *moved;      /* those that moved, links.count */
     int leader, nranks;
     int *host_of;           /* rank -> host index */
     char (*names)[NODE_NAME]; /* host index -> name */
@@ -37,6 +47,8 @@ struct fp_path {
     nic_rec_t *recs;        /* rank 0: all records of a size */
     int *counts, *displs;   /* rank 0: Gatherv in bytes */
     size_t recs_cap;
+    link_rec_t *link_recs;  /* rank 0: all moved link counters of a size */
+    size_t link_cap;
 };
 
 void fp_path_close(fp_path_t *p)
@@ -46,6 +58,9 @@ void fp_path_close(fp_path_t *p)
     fp_nic_snapshot_free(&p->before);
     fp_nic_snapshot_free(&p->after);
     fp_nic_list_free(&p->list);
+    fp_link_watch_free(&p->links);
+    free(p->moved);
+    free(p->link_recs);
     free(p->deltas);
     free(p->mine);
     free(p->host_of);
@@ -102,11 +117,16 @@ int fp_path_open(fp_run_t *run, fp_path_t **path)
     *path = p;
     FP_CHECK(map_hosts(p, run));
     if (p->leader) {
-        FP_CHECK(fp_nic_list(NULL, &p->list));
+        const char *root = run->sys_root[0] ? run->sys_root : NULL;
+        FP_CHECK(fp_nic_list(root, &p->list));
+        FP_CHECK(fp_link_watch_open(root, &p->list, &p->links));
         p->deltas = calloc(p->list.count + 1, sizeof *p->deltas);
         p->mine = calloc(p->list.count + 1, sizeof *p->mine);
-        if (!p->deltas || !p->mine)
+        p->moved = calloc(p->links.count + 1, sizeof *p->moved);
+        if (!p->deltas || !p->mine || !p->moved)
             return fp_fail("path evidence: out of memory for %zu NICs", p->list.count);
+        if (run->ctx.rank == 0)
+            fp_link_watch_describe(&p->links, &p->list, run->meta.link_counters, sizeof run->meta.link_counters);
     }
     if (run->ctx.rank == 0) {
         p->heads = calloc((size_t)p->nranks, sizeof *p->heads);
@@ -122,6 +142,8 @@ int fp_path_before(fp_path_t *p, fp_run_t *run)
 {
     if (p->leader && fp_nic_snapshot(&p->list, &p->before) != FP_OK)
         return fp_fail("path evidence: reading NIC counters failed (out of memory)");
+    if (p->leader)
+        fp_link_watch_read(&p->links, 0);
     FP_MPI_CHECK(MPI_Barrier(run->ctx.comm));
     return FP_OK;
 }
@@ -152,12 +174,56 @@ static int node_records(fp_path_t *p)
     return n;
 }
 
-static int gather(fp_path_t *p, fp_run_t *run, const fp_row_t *row, int *total)
+/* This node's link counters that moved since the reading before. */
+static int link_records(fp_path_t *p)
+{
+    int n = 0;
+    if (!p->leader)
+        return 0;
+    fp_link_watch_read(&p->links, 1);
+    for (size_t i = 0; i < p->links.count; i++) {
+        const fp_link_file_t *f = &p->links.files[i];
+        if (!f->moved)
+            continue;
+        link_rec_t *r = &p->moved[n++];
+        snprintf(r->nic, sizeof r->nic, "%s", p->list.nics[f->nic].name);
+        snprintf(r->label, sizeof r->label, "%s", f->counter->label);
+        r->delta = (double)f->delta;
+        r->cls = (int)f->counter->cls;
+    }
+    return n;
+}
+
+/* Rank 0: every rank's link records of the size (leaders only have any). */
+static int gather_links(fp_path_t *p, fp_run_t *run, int n, int *total)
+{
+    *total = 0;
+    if (run->ctx.rank == 0) {
+        for (int r = 0; r < p->nranks; r++) {
+            p->counts[r] = p->heads[r].nlinks * (int)sizeof(link_rec_t);
+            p->displs[r] = *total * (int)sizeof(link_rec_t);
+            *total += p->heads[r].nlinks;
+        }
+        if ((size_t)*total > p->link_cap) {
+            link_rec_t *grown = realloc(p->link_recs, (size_t)*total * sizeof *grown);
+            if (!grown)
+                return fp_fail("link health: out of memory for %d counter records", *total);
+            p->link_recs = grown;
+            p->link_cap = (size_t)*total;
+        }
+    }
+    FP_MPI_CHECK(MPI_Gatherv(p->moved, n * (int)sizeof(link_rec_t), MPI_BYTE, p->link_recs, p->counts, p->displs,
+                             MPI_BYTE, 0, run->ctx.comm));
+    return FP_OK;
+}
+
+static int gather(fp_path_t *p, fp_run_t *run, const fp_row_t *row, int *total, int *links)
 {
     int n = node_records(p);
     if (n < 0)
         return FP_ERR;
-    rank_head_t head = {row->traffic_bytes, row->traffic_peer, n};
+    int nlinks = link_records(p);
+    rank_head_t head = {row->traffic_bytes, row->traffic_peer, n, nlinks};
     FP_MPI_CHECK(MPI_Gather(&head, (int)sizeof head, MPI_BYTE, p->heads, (int)sizeof head, MPI_BYTE, 0, run->ctx.comm));
     *total = 0;
     if (run->ctx.rank == 0) {
@@ -176,7 +242,46 @@ static int gather(fp_path_t *p, fp_run_t *run, const fp_row_t *row, int *total)
     }
     FP_MPI_CHECK(MPI_Gatherv(p->mine, n * (int)sizeof(nic_rec_t), MPI_BYTE, p->recs, p->counts, p->displs, MPI_BYTE,
                              0, run->ctx.comm));
-    return FP_OK;
+    return gather_links(p, run, nlinks, links);
+}
+
+/* "mlx5_0:1@h1: 2 link downed, 11000 symbol errors; eth0@h2: 340 receive drops (congestion)". */
+static void describe_links(fp_evidence_t *ev, int total)
+{
+    for (int i = 0; i < ev->nlinks; i++) {
+        const fp_link_moved_t *m = &ev->links[i];
+        int same = i > 0 && strcmp(m->node, ev->links[i - 1].node) == 0 && strcmp(m->nic, ev->links[i - 1].nic) == 0;
+        if (same)
+            fp_append(ev->link_line, sizeof ev->link_line, ", ");
+        else
+            fp_append(ev->link_line, sizeof ev->link_line, "%s%s@%s: ", i ? "; " : "", m->nic, m->node);
+        fp_append(ev->link_line, sizeof ev->link_line, "%.0f %s%s", m->delta, m->counter,
+                  m->error ? "" : " (congestion)");
+    }
+    if (total > ev->nlinks)
+        fp_append(ev->link_line, sizeof ev->link_line, "; %d more counters moved", total - ev->nlinks);
+}
+
+/* Rank 0: the link counters that moved, by node, and the line that says them. */
+static void collect_links(const fp_path_t *p, int total, fp_evidence_t *ev)
+{
+    ev->nlinks = 0;
+    ev->link_errors = 0;
+    ev->link_line[0] = '\0';
+    for (int r = 0, i = 0; r < p->nranks; r++)
+        for (int k = 0; k < p->heads[r].nlinks && i < total; k++, i++) {
+            const link_rec_t *rec = &p->link_recs[i];
+            ev->link_errors += rec->cls == FP_LINK_ERROR;
+            if (ev->nlinks == FP_EVIDENCE_LINKS)
+                continue;
+            fp_link_moved_t *m = &ev->links[ev->nlinks++];
+            snprintf(m->node, sizeof m->node, "%s", p->names[p->host_of[r]]);
+            snprintf(m->nic, sizeof m->nic, "%s", rec->nic);
+            snprintf(m->counter, sizeof m->counter, "%s", rec->label);
+            m->delta = rec->delta;
+            m->error = rec->cls == FP_LINK_ERROR;
+        }
+    describe_links(ev, total);
 }
 
 /* Rank 0: per node the payload that had to cross (ranks whose peer is on another node). */
@@ -383,8 +488,8 @@ void fp_path_rates(fp_evidence_t *ev, const fp_bench_t *bench, double p50)
 
 int fp_path_after(fp_path_t *p, fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev)
 {
-    int total = 0;
-    FP_CHECK(gather(p, run, row, &total));
+    int total = 0, links = 0;
+    FP_CHECK(gather(p, run, row, &total, &links));
     if (run->ctx.rank != 0)
         return FP_OK;
     double *payload = calloc((size_t)p->nhosts * 2, sizeof *payload);
@@ -392,6 +497,7 @@ int fp_path_after(fp_path_t *p, fp_run_t *run, const fp_row_t *row, fp_evidence_
         return fp_fail("path evidence: out of memory for %d nodes", p->nhosts);
     ev->measured = 1;
     collect(p, total, ev, payload, payload + p->nhosts, row->size);
+    collect_links(p, links, ev);
     fp_path_describe(ev);
     if (run->params.expect_nic)
         judge_nic(p, total, run->params.expect_nic, payload, ev, row->size);

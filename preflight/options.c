@@ -114,22 +114,5 @@ void pf_options_help(FILE *out)
 
 int pf_expand_root(const char *pattern, int rank, const char *host, char *out, size_t len)
 {
-    size_t used = 0;
-    for (const char *p = pattern; *p; p++) {
-        char piece[300];
-        if (p[0] == '%' && p[1] == 'r')
-            snprintf(piece, sizeof piece, "%d", rank), p++;
-        else if (p[0] == '%' && p[1] == 'h')
-            snprintf(piece, sizeof piece, "%s", host), p++;
-        else
-            snprintf(piece, sizeof piece, "%c", *p);
-        size_t n = strlen(piece);
-        if (used + n >= len)
-            return -1;
-        memcpy(out + used, piece, n + 1);
-        used += n;
-    }
-    if (used == 0 && len)
-        out[0] = '\0';
-    return 0;
+    return fp_expand_rank_host(pattern, rank, host, out, len);
 }

@@ -3,7 +3,7 @@
  * "line_rate_gbps", "efficiency" (0..1), "net_mbps" or "net_gbps" (what the busiest node's NICs
  * carried, in the headline's unit), "path" ({payload_bytes, summary, nics: [{node, name, share,
  * bytes, tx_bytes, rx_bytes, line_rate_gbps, virtual, rate, efficiency, wire_gbps,
- * wire_efficiency, accountable_bytes, other_traffic}], line_rate_from, nic_verdict, nic_why, wire:
+ * wire_efficiency, accountable_bytes, other_traffic}], line_rate_from, nic_verdict, nic_why, link: [{node, nic, counter, delta, error}], link_errors, wire:
  * {node, shared, above_busbw, net_over_busbw, line}} or null when off). */
 #include <math.h>
 #include <string.h>
@@ -55,7 +55,18 @@ static void json_path(FILE *out, const fp_evidence_t *ev)
     fp_json_string_or_null(out, ev->nic_verdict ? fp_verdict_name((fp_verdict_t)ev->nic_verdict) : NULL);
     fputs(",\"nic_why\":", out);
     fp_json_string_or_null(out, ev->nic_why);
-    fputs(",\"wire\":", out);
+    fputs(",\"link\":[", out);
+    for (int i = 0; i < ev->nlinks; i++) {
+        const fp_link_moved_t *m = &ev->links[i];
+        fputs(i ? ",{\"node\":" : "{\"node\":", out);
+        fp_json_string(out, m->node);
+        fputs(",\"nic\":", out);
+        fp_json_string(out, m->nic);
+        fputs(",\"counter\":", out);
+        fp_json_string(out, m->counter);
+        fprintf(out, ",\"delta\":%.0f,\"error\":%s}", m->delta, m->error ? "true" : "false");
+    }
+    fprintf(out, "],\"link_errors\":%d,\"wire\":", ev->link_errors);
     if (isfinite(ev->net)) {
         fputs("{\"node\":", out);
         fp_json_string(out, ev->net_node);
@@ -147,6 +158,11 @@ void fp_evidence_text_lines(FILE *out, size_t size, const fp_evidence_t *ev, cha
     if (ev->measured && ev->wire_line[0]) {
         fprintf(out, "# wire %zu: ", size);
         fp_text_string(out, ev->wire_line);
+        fputc('\n', out);
+    }
+    if (ev->measured && ev->link_line[0]) {
+        fprintf(out, "# link %zu: ", size);
+        fp_text_string(out, ev->link_line);
         fputc('\n', out);
     }
     if (ev->verdict_line[0]) {

@@ -114,6 +114,11 @@ void fp_provenance_text(FILE *out, const fp_meta_t *m)
     env_text(out, m);
     placement_text(out, &m->placement);
     ucx_text(out, "", m->ucx);
+    if (m->link_counters[0]) {
+        fputs("# link counters (rank 0's node, read around each size): ", out);
+        fp_text_string(out, m->link_counters);
+        fputc('\n', out);
+    }
 }
 
 void fp_provenance_text_end(FILE *out, const fp_meta_t *m)
@@ -218,6 +223,8 @@ void fp_provenance_json(FILE *out, const fp_meta_t *m)
         fp_ucx_selection_json(out, m->ucx);
     else
         fputs("null", out);
+    fputs(",\"link_counters\":", out);
+    fp_json_string_or_null(out, m->link_counters[0] ? m->link_counters : NULL);
 }
 
 void fp_provenance_json_end(FILE *out, const fp_meta_t *m)

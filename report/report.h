@@ -64,6 +64,9 @@ typedef struct fp_meta {
     /* UCX's selection on rank 0 (ucx_log.h), from its log: at the header (NULL: the MPI did not
      * load UCX, or capture is off), and at the end when more was selected during the sweep. */
     const struct fp_ucx_selection *ucx, *ucx_end;
+    /* The link counters rank 0's node reads around each size (link_health.h); empty: none read
+     * (path evidence off). */
+    char link_counters[512];
 } fp_meta_t;
 
 /* A quantity's median and the 95% confidence interval of that median, in its unit. */
