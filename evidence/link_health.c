@@ -1,4 +1,5 @@
 /* Link health counters: which exist for a node's physical NICs, and what moved between two reads. */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,19 +100,25 @@ int fp_link_watch_open(const char *root, const fp_nic_list_t *list, fp_link_watc
             for (size_t c = 0; c < counts[t]; c++) {
                 char path[sizeof w->files[0].path];
                 put_path(path, sizeof path, "%s/%s/%s", base, dirs[t], tables[t][c].file);
-                if (access(path, R_OK) != 0)
+                /* held open and read again from offset 0 (sysfs renders the value anew): a
+                 * read costs a system call, not a path lookup */
+                int fd = open(path, O_RDONLY | O_CLOEXEC);
+                if (fd < 0)
                     continue; /* absent: said by fp_link_watch_describe, never read as 0 */
                 if (w->count == cap) {
                     cap = cap ? 2 * cap : 16;
                     fp_link_file_t *grown = realloc(w->files, cap * sizeof *grown);
-                    if (!grown)
+                    if (!grown) {
+                        close(fd);
                         return fp_fail("link health: out of memory for %zu counters", cap);
+                    }
                     w->files = grown;
                 }
                 fp_link_file_t *f = &w->files[w->count++];
                 memset(f, 0, sizeof *f);
                 f->nic = (int)i;
                 f->counter = &tables[t][c];
+                f->fd = fd;
                 memcpy(f->path, path, sizeof path);
             }
     }
@@ -120,6 +127,8 @@ int fp_link_watch_open(const char *root, const fp_nic_list_t *list, fp_link_watc
 
 void fp_link_watch_free(fp_link_watch_t *w)
 {
+    for (size_t i = 0; i < w->count; i++)
+        close(w->files[i].fd);
     free(w->files);
     w->files = NULL;
     w->count = 0;
@@ -131,7 +140,9 @@ void fp_link_watch_read(fp_link_watch_t *w, int which)
         fp_link_file_t *f = &w->files[i];
         char buf[64], *end;
         f->known[which] = 0;
-        if (fp_sysfs_read(f->path, buf, sizeof buf) == FP_OK) {
+        ssize_t n = pread(f->fd, buf, sizeof buf - 1, 0);
+        if (n > 0) {
+            buf[n] = '\0';
             unsigned long long v = strtoull(buf, &end, 10);
             f->known[which] = end != buf;
             f->value[which] = v;

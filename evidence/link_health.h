@@ -38,6 +38,7 @@ typedef struct {
     int nic;                          /* index in the NIC list */
     const fp_link_counter_t *counter;
     char path[FP_NIC_PATH_MAX + 64];
+    int fd;                           /* held open: each read is a pread from offset 0 */
     uint64_t value[2];                /* before, after */
     int known[2];
     uint64_t delta;                   /* after - before when moved */
@@ -49,8 +50,8 @@ typedef struct {
     size_t count;
 } fp_link_watch_t;
 
-/* The counter files that exist under root (NULL: "/sys") for the physical NICs of list. FP_OK or
- * FP_ERR (out of memory). */
+/* The counter files that exist under root (NULL: "/sys") for the physical NICs of list, each held
+ * open until fp_link_watch_free. FP_OK or FP_ERR (out of memory). */
 int fp_link_watch_open(const char *root, const fp_nic_list_t *list, fp_link_watch_t *w);
 void fp_link_watch_free(fp_link_watch_t *w);
 /* Reads every watched file into value[which] (0 before, 1 after); after the second, the deltas. */

@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -330,40 +331,62 @@ int fp_nic_find(const fp_nic_list_t *list, const char *name)
     return -1;
 }
 
-static fp_counter_t counter_read(const char *path)
+static fp_counter_t counter_read(int fd)
 {
     fp_counter_t c = {0, 0};
     char text[32];
-    if (!path[0] || fp_sysfs_read(path, text, sizeof text) != FP_OK || !text[0])
+    ssize_t n = fd >= 0 ? pread(fd, text, sizeof text - 1, 0) : -1;
+    if (n <= 0)
         return c;
+    text[n] = '\0';
+    while (n > 0 && (text[n - 1] == '\n' || text[n - 1] == ' '))
+        text[--n] = '\0';
     char *end;
     errno = 0;
     unsigned long long v = strtoull(text, &end, 10);
-    if (errno == 0 && *end == '\0') {
+    if (n > 0 && errno == 0 && *end == '\0') {
         c.value = v;
         c.known = 1;
     }
     return c;
 }
 
+static void close_fds(fp_nic_snapshot_t *snap)
+{
+    for (size_t i = 0; snap->fds && i < 2 * snap->count; i++)
+        if (snap->fds[i] >= 0)
+            close(snap->fds[i]);
+    free(snap->fds);
+    snap->fds = NULL;
+}
+
 int fp_nic_snapshot(const fp_nic_list_t *list, fp_nic_snapshot_t *snap)
 {
-    if (snap->count != list->count) {
+    if (snap->count != list->count || !snap->fds) {
+        close_fds(snap);
         fp_nic_reading_t *r = realloc(snap->readings, (list->count ? list->count : 1) * sizeof *r);
-        if (!r)
+        if (r)
+            snap->readings = r;
+        snap->fds = malloc((list->count ? 2 * list->count : 1) * sizeof *snap->fds);
+        if (!r || !snap->fds)
             return fp_fail("fp_nic_snapshot: out of memory for %zu NICs", list->count);
-        snap->readings = r;
         snap->count = list->count;
+        for (size_t i = 0; i < list->count; i++) {
+            const char *paths[2] = {list->nics[i].tx_path, list->nics[i].rx_path};
+            for (int k = 0; k < 2; k++)
+                snap->fds[2 * i + (size_t)k] = paths[k][0] ? open(paths[k], O_RDONLY | O_CLOEXEC) : -1;
+        }
     }
     for (size_t i = 0; i < list->count; i++) {
-        snap->readings[i].tx = counter_read(list->nics[i].tx_path);
-        snap->readings[i].rx = counter_read(list->nics[i].rx_path);
+        snap->readings[i].tx = counter_read(snap->fds[2 * i]);
+        snap->readings[i].rx = counter_read(snap->fds[2 * i + 1]);
     }
     return FP_OK;
 }
 
 void fp_nic_snapshot_free(fp_nic_snapshot_t *snap)
 {
+    close_fds(snap);
     free(snap->readings);
     snap->readings = NULL;
     snap->count = 0;

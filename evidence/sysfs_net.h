@@ -68,10 +68,13 @@ typedef struct {
 typedef struct {
     fp_nic_reading_t *readings; /* one per NIC of the list, same order */
     size_t count;
+    int *fds;                   /* tx, rx per NIC, held open (-1: no counter); NULL before the first read */
 } fp_nic_snapshot_t;
 
-/* Reads every counter of the list into snap, which starts as {0} (a few small file reads per NIC;
- * no allocation after the first call on the same snapshot). FP_OK or FP_ERR (out of memory). */
+/* Reads every counter of the list into snap, which starts as {0}. The first call opens the
+ * counter files and holds them (until fp_nic_snapshot_free); each later read is a pread from
+ * offset 0, which sysfs renders anew: a system call per counter, no path lookup, no allocation.
+ * FP_OK or FP_ERR (out of memory). */
 int fp_nic_snapshot(const fp_nic_list_t *list, fp_nic_snapshot_t *snap);
 void fp_nic_snapshot_free(fp_nic_snapshot_t *snap);
 
