@@ -56,6 +56,10 @@ typedef struct fp_run {
     fp_meta_t meta;
     struct fp_path *path;    /* path evidence (evidence.h); NULL when off */
     char sys_root[512];      /* --sysfs-root for this rank, %r and %h expanded; empty: /sys */
+    long cycle;              /* a soak's cycle under way (1-based); 0: no soak */
+    double soak_t0;          /* rank 0: when the soak began (CLOCK_MONOTONIC seconds) */
+    struct fp_soak *soak;    /* rank 0: the series per size (soak.h); NULL: no soak */
+    int soak_steps, soak_undecided; /* rank 0: steps claimed; too few cycles to tell */
     int expect_failures;     /* rank 0: sizes whose expectation failed */
     int expect_inconclusive, expect_judged; /* rank 0: sizes inconclusive, and judged at all */
     int last_verdict;        /* rank 0: the fp_verdict_t of the last size judged, and that size */

@@ -71,6 +71,9 @@ typedef struct fp_params {
     int inconclusive;          /* --inconclusive, an fp_inconclusive_t */
     double line_rate_bps;      /* --line-rate: bits/s; 0 = from the NIC the path evidence found */
     const char *expect_nic;    /* --expect-nic: NIC that must carry >= 90% of the inter-node payload */
+    long cycles;               /* --cycles: sweeps to run (a soak when > 1 or with --soak; with --soak
+                                * the most); 0: not given (1, or as many as --soak allows) */
+    double soak_s;             /* --soak: repeat the sweep until this many seconds have passed; 0 off */
     const char *sysfs_root;    /* --sysfs-root: NIC counters read under it (%r, %h per rank); NULL: /sys */
     int path_evidence;         /* --path-evidence: 1 on (default), 0 off */
     int pairs_mode;            /* --mode, an fp_pairs_mode_t (pairs_schedule.h) */

@@ -136,6 +136,12 @@ const fp_option_t fp_options[] = {
     {0, "path-evidence", FP_OPT_CHOICE, FIELD(path_evidence), "on|off", "on", 0, 0, off_on, NULL, 0,
      "read NIC byte counters before and after each size (outside the timed region); record UCX's "
      "transport and protocol selection from its log"},
+    {0, "cycles", FP_OPT_LONG, FIELD(cycles), "N", NULL, 1, 1e6, NULL, NULL, 0,
+     "run the sweep N times (a soak): every row carries its cycle and time; a step in a size's series "
+     "is found at the end (exit 3)"},
+    {0, "soak", FP_OPT_DURATION, FIELD(soak_s), "DURATION", NULL, 1, 30 * 86400, NULL, NULL, 0,
+     "repeat the sweep until DURATION has passed (90s, 10m, 2h; the cycle under way completes), at "
+     "most --cycles times when that is given"},
     {0, "sysfs-root", FP_OPT_STRING, FIELD(sysfs_root), "DIR", NULL, 0, 0, NULL, NULL, 0,
      "read the NIC counters (path evidence, link health) under DIR in place of /sys; %r is replaced by "
      "the rank, %h by the host name"},
@@ -180,6 +186,7 @@ static void range_text(const fp_option_t *o, char *out, size_t outlen)
     case FP_OPT_PLACEMENT: snprintf(out, outlen, "cuda"); break;
     case FP_OPT_EXPECT: snprintf(out, outlen, "%s", fp_expect_grammar); break;
     case FP_OPT_BITRATE: snprintf(out, outlen, "bits/s > 0 with suffixes K M G T (powers of 1000), e.g. 100G"); break;
+    case FP_OPT_DURATION: snprintf(out, outlen, "%g s to %g d, suffixes s m h d, e.g. 90s, 10m, 2h", o->min, o->max / 86400); break;
     default: snprintf(out, outlen, "a non-empty text without control characters"); break;
     }
 }
@@ -305,6 +312,16 @@ static int option_store(const fp_option_t *o, const char *value, fp_params_t *pa
         if (fp_bitrate_parse(value, (double *)field) != FP_OK || *(double *)field > o->max)
             return fp_fail_text(err, errlen, "%s: '%s' is not a line rate (accepted: %s)", name, value, range);
         return FP_OK;
+    case FP_OPT_DURATION: {
+        char *end;
+        double v = strtod(value, &end);
+        double unit = !*end ? 1 : !strcmp(end, "s") ? 1 : !strcmp(end, "m") ? 60 : !strcmp(end, "h") ? 3600
+                    : !strcmp(end, "d") ? 86400 : 0;
+        if (end == value || unit == 0 || !isfinite(v) || v * unit < o->min || v * unit > o->max)
+            return fp_fail_text(err, errlen, "%s: '%s' is not a duration (accepted: %s)", name, value, range);
+        *(double *)field = v * unit;
+        return FP_OK;
+    }
     case FP_OPT_PLACEMENT:
         if (strcmp(value, "cuda") != 0)
             return fp_fail_text(err, errlen, "%s: unknown accelerator '%s' (accepted: %s)", name, value, range);

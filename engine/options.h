@@ -17,7 +17,8 @@ typedef enum {
     FP_OPT_STRING, /* any non-empty text */
     FP_OPT_PLACEMENT, /* -d: accelerator name */
     FP_OPT_EXPECT,   /* --expect terms, added up over repeated options (expect.h) */
-    FP_OPT_BITRATE   /* bits/s with K/M/G/T (powers of 1000), stored as double */
+    FP_OPT_BITRATE,  /* bits/s with K/M/G/T (powers of 1000), stored as double */
+    FP_OPT_DURATION  /* seconds, or with s, m, h, d: 90, 90s, 10m, 2h; in [min, max] s, stored as double */
 } fp_opt_type_t;
 
 typedef struct fp_option {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "adaptive.h"
@@ -20,6 +21,7 @@
 #include "options.h"
 #include "provenance.h"
 #include "rollcall.h"
+#include "soak.h"
 #include "ucx_capture.h"
 
 /* Bad input: one line from rank 0, exit code 2 everywhere, no abort. */
@@ -83,6 +85,9 @@ static void meta_fill(fp_run_t *run, const char *program)
     m->label = p->label;
     m->verdict_columns = fp_expect_any(&p->expect) || p->line_rate_bps > 0 || p->expect_nic;
     m->evidence_fields = 1; /* the same keys in every result, null where nothing was judged */
+    m->soak = p->cycles > 1 || p->soak_s > 0;
+    m->soak_cycles = p->cycles;
+    m->soak_s = p->soak_s;
     m->layout = p->layout;
     describe_rules(run); /* the family's own header fields were set when it opened */
 }
@@ -152,6 +157,13 @@ static void cut_short(const char *why)
         rename(cut.out->temp, cut.path);
 }
 
+static double monotonic_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 /* The family's measurement, with NIC counters read before and after it (outside its timed region). */
 static int measure_with_evidence(fp_run_t *run, size_t size, fp_row_t *row, fp_evidence_t *ev)
 {
@@ -207,6 +219,12 @@ static int sweep_size(fp_run_t *run, fp_report_t *report, size_t size, uint32_t 
     if (run->ctx.rank == 0) {
         if (run->meta.evidence_fields)
             judge_size(run, &row, &ev);
+        if (run->soak) {
+            row.cycle = run->cycle;
+            row.t_s = monotonic_s() - run->soak_t0;
+            FP_CHECK(fp_soak_add(run->soak, run->cycle, size, row.headline.p50, row.t_s,
+                                 ev.link_errors > 0 ? ev.link_line : ""));
+        }
         flockfile(report->out); /* a cut-short end never lands inside a row */
         fp_report_row(report, &row);
         cut.failures = *failures;
@@ -231,6 +249,48 @@ static int sweep(fp_run_t *run, fp_report_t *report, size_t *failed_size)
         FP_CHECK(sweep_size(run, report, size, p->validate ? ++round : 0, &failures));
     }
     fp_guard_disarm();
+    return failures;
+}
+
+/* --cycles, --soak: the sweep again until either says stop (rank 0 decides, every rank follows),
+ * then each size's series searched for a step. Without them, one sweep. */
+static int soak(fp_run_t *run, fp_report_t *report, size_t *failed_size)
+{
+    const fp_params_t *p = &run->params;
+    if (!run->meta.soak)
+        return sweep(run, report, failed_size);
+    int failures = 0, rank = run->ctx.rank;
+    if (rank == 0 && !(run->soak = fp_soak_new()))
+        return FP_ERR;
+    run->soak_t0 = monotonic_s();
+    for (run->cycle = 1;; run->cycle++) {
+        if (rank == 0 && report->format == FP_FORMAT_TEXT) {
+            flockfile(report->out);
+            fprintf(report->out, "# cycle %ld: +%.1f s\n", run->cycle, monotonic_s() - run->soak_t0);
+            funlockfile(report->out);
+        }
+        int failed = sweep(run, report, failed_size);
+        if (failed < 0)
+            return failed;
+        failures += failed;
+        double elapsed = monotonic_s() - run->soak_t0;
+        int more = (p->cycles == 0 || run->cycle < p->cycles) && (p->soak_s <= 0 || elapsed < p->soak_s);
+        FP_MPI_CHECK(MPI_Bcast(&more, 1, MPI_INT, 0, run->ctx.comm));
+        if (!more)
+            break;
+    }
+    if (rank == 0) {
+        const fp_bench_t *b = run->bench;
+        const char *quantity = b->metric->quantity == FP_QTY_LATENCY ? "latency" : b->coll ? "busbw" : "bandwidth";
+        fp_soak_summary_t summary;
+        flockfile(report->out);
+        fp_soak_judge(run->soak, report->out, report->format, run->meta.program, quantity, b->metric->unit,
+                      b->metric->quantity != FP_QTY_LATENCY, monotonic_s() - run->soak_t0, &summary);
+        fflush(report->out);
+        funlockfile(report->out);
+        run->soak_steps = summary.steps;
+        run->soak_undecided = !summary.tested;
+    }
     return failures;
 }
 
@@ -283,6 +343,8 @@ static void release(fp_run_t *run)
 {
     fp_path_close(run->path);
     run->path = NULL;
+    fp_soak_free(run->soak);
+    run->soak = NULL;
     fp_run_teardown(run);
     fp_meta_release(&run->meta);
     fp_expect_release(&run->params.expect);
@@ -480,9 +542,11 @@ static int step_end(fp_run_t *run, const char *program, output_t *out, fp_report
             failures = failures ? failures : 1;
         }
     }
-    int code = failures ? FP_EXIT_FAIL : run->expect_failures ? FP_EXIT_EXPECT : FP_EXIT_OK;
+    int code = failures ? FP_EXIT_FAIL : run->expect_failures || run->soak_steps ? FP_EXIT_EXPECT : FP_EXIT_OK;
     if (rank == 0 && run->expect_inconclusive)
         code = inconclusive_exit(run, code);
+    if (rank == 0 && code == FP_EXIT_OK && run->soak_undecided)
+        code = FP_EXIT_INCONCLUSIVE; /* a step could not have shown: said in the soak line */
     MPI_Bcast(&code, 1, MPI_INT, 0, run->ctx.comm);
     release(run);
     fp_guard_finalize(code, fp_plan_finalize_timeout(&run->params));
@@ -534,7 +598,7 @@ int fp_main(const fp_bench_t *bench, int argc, char **argv)
         return code;
     step_begin(&run, program, &out, &report);
     size_t size = 0;
-    int failures = sweep(&run, &report, &size);
+    int failures = soak(&run, &report, &size);
     if (failures >= 0 && size && bench->family->after_sweep) {
         fp_guard_arm(size, run.plan.timeout_s, "--timeout");
         if (bench->family->after_sweep(&run, size) != FP_OK)

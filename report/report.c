@@ -43,6 +43,14 @@ static void text_meta(FILE *out, const fp_meta_t *m)
     if (m->metric->text_meta)
         m->metric->text_meta(out, m);
     fprintf(out, "# validation: %s\n", m->validate ? "on" : "off");
+    if (m->soak) {
+        fputs("# soak: the sweep repeated", out);
+        if (m->soak_cycles > 0)
+            fprintf(out, " %ld times", m->soak_cycles);
+        if (m->soak_s > 0)
+            fprintf(out, "%s for %g s", m->soak_cycles > 0 ? ", at most," : "", m->soak_s);
+        fputs("; each size's series searched for one step at the end\n", out);
+    }
     fp_provenance_text(out, m);
 }
 
@@ -207,7 +215,17 @@ static void json_meta(FILE *out, const fp_meta_t *m, const fp_column_t *const *c
         fprintf(out, "%s\"%s\"", i ? "," : "", cols[i]->key);
     if (m->evidence_fields)
         fp_evidence_json_keys(out, m->metric);
-    fprintf(out, "]}\n");
+    if (m->soak)
+        fputs(",\"cycle\",\"t_s\"", out);
+    fputc(']', out);
+    if (m->soak) {
+        fprintf(out, ",\"soak\":{\"cycles\":");
+        fp_json_number_or_null(out, m->soak_cycles > 0 ? (double)m->soak_cycles : NAN);
+        fputs(",\"seconds\":", out);
+        fp_json_number_or_null(out, m->soak_s > 0 ? m->soak_s : NAN);
+        fputc('}', out);
+    }
+    fprintf(out, "}\n");
 }
 
 void fp_report_whole_records(FILE *out)
@@ -254,6 +272,8 @@ void fp_report_begin(fp_report_t *r, FILE *out, fp_format_t format, const fp_met
             fprintf(out, "%s%s", i ? "," : "", cols[i]->key);
         if (meta->evidence_fields)
             fp_evidence_csv_header(out, meta->metric);
+        if (meta->soak)
+            fputs(",cycle,t_s", out);
         fputc('\n', out);
         break;
     case FP_FORMAT_JSON: json_meta(out, meta, cols); break;
@@ -275,6 +295,8 @@ static void data_row(FILE *out, const fp_meta_t *meta, const fp_row_t *row, int 
     }
     if (meta->evidence_fields)
         (json ? fp_evidence_json : fp_evidence_csv)(out, row->evidence, meta->metric);
+    if (meta->soak)
+        fprintf(out, json ? ",\"cycle\":%ld,\"t_s\":%.3f" : ",%ld,%.3f", row->cycle, row->t_s);
     fputs(json ? "}\n" : "\n", out);
 }
 

@@ -67,6 +67,11 @@ typedef struct fp_meta {
     /* The link counters rank 0's node reads around each size (link_health.h); empty: none read
      * (path evidence off). */
     char link_counters[512];
+    /* A soak (--cycles, --soak): rows carry "cycle" and "t_s"; 0 cycles: as many as soak_s allows. */
+    int soak;
+    long soak_cycles;
+    double soak_s;
+    char soak_start[32]; /* UTC date and time the soak began */
 } fp_meta_t;
 
 /* A quantity's median and the 95% confidence interval of that median, in its unit. */
@@ -97,6 +102,8 @@ typedef struct fp_row {
      * core judges the headline (verdict.c). */
     const fp_judgement_t *judged;
     const void *family;  /* collectives: fp_coll_row_t (collective.h); NULL otherwise */
+    long cycle;          /* a soak's cycle (1-based), 0: no soak */
+    double t_s;          /* a soak: seconds from its start to this size's end */
 } fp_row_t;
 
 #define FP_REPORT_PATH_SHOWN 512

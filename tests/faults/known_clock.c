@@ -13,12 +13,14 @@
  *     MPI_Reduce_scatter_block, MPI_Bcast, MPI_Reduce, MPI_Alltoall) on MPI_FLOAT data
  *     (fabperf's own control messages are other types; MPI_Barrier never steps).
  * Step k (counted from 0 on each rank) moves the clock by
- *     T + (k mod N) * S  [+ E when k mod N = N - 1]  [+ D on rank R]  [+ C * P]
+ *     T + (k mod N) * S  [+ E when k mod N = N - 1]  [+ D on rank R]  [+ C * P]  [+ A when k >= K]
  * with T = FP_KNOWN_US, S = FP_KNOWN_RAMP_US (default 0), N = FP_KNOWN_RAMP_N (default 1),
  * E = FP_KNOWN_LAST_US (default 0), R = FP_KNOWN_SLOW_RANK, D = FP_KNOWN_SLOW_US (default: no
  * rank slower), P = FP_KNOWN_PER_BYTE_PS picoseconds (default 0) per byte of the receive's count
  * C (a collective's C is 0; a call completing several receives takes the largest count), so that
- * a step can grow with the message size as a transfer does (and the batch chosen with it).
+ * a step can grow with the message size as a transfer does (and the batch chosen with it);
+ * A = FP_KNOWN_AFTER_US from step K = FP_KNOWN_AFTER_STEPS on (default: never), a lasting change
+ * part-way through a run (a soak's step).
  * With one step per sample and a count of samples that N divides, the samples of a size are
  * T + C*P + j*S, j = 0..N-1 (the last one + E), each equally often, whatever steps came before:
  * mean, median, percentiles and interval ranks are known exactly. A ramp alone is symmetric (its mean
@@ -67,6 +69,9 @@ static void step(int count)
         if (rank == atoi(slow))
             us += setting("FP_KNOWN_SLOW_US", 0.0);
     }
+    const char *after = getenv("FP_KNOWN_AFTER_STEPS");
+    if (after && *after && steps >= atol(after))
+        us += setting("FP_KNOWN_AFTER_US", 0.0);
     clock_ps += us_to_ps(us) + (int64_t)count * (int64_t)setting("FP_KNOWN_PER_BYTE_PS", 0.0);
     steps++;
     idle_reads = 0;

@@ -21,6 +21,7 @@
  *   FP_SLOW_ON_S=a, FP_SLOW_OFF_S=b
  *                       intermittent: slow for a seconds, then normal for b seconds, repeating
  *                       from MPI_Init (a receive is judged when it is posted); unset: always slow
+ *   FP_SLOW_AFTER_S=t   a step: normal for the first t seconds after MPI_Init, slow from then on
  * Model: only data messages (tag 1; acknowledgements and pongs use tag 2) are delayed, by the
  * rank that receives them: a receive on rank Q from S is delayed when (sender) S == R,
  * (receiver) Q == R or (link) S == R and Q == P. Nothing sleeps and a non-blocking call never
@@ -50,7 +51,7 @@ enum { AS_SENDER, AS_RECEIVER, AS_LINK, AS_MEMBER };
 static struct {
     int ready, active, as;
     int rank, peer, me;
-    double factor, extra_s, on_s, off_s, start;
+    double factor, extra_s, on_s, off_s, after_s, start;
 } slow;
 
 /* Delayed receives in flight, packed in [0, tracked): at most a window's worth, so a scan is cheap. */
@@ -107,6 +108,7 @@ static void setup(void)
     slow.extra_s = env_double("FP_SLOW_US", 0) * 1e-6;
     slow.on_s = env_double("FP_SLOW_ON_S", 0);
     slow.off_s = env_double("FP_SLOW_OFF_S", 0);
+    slow.after_s = env_double("FP_SLOW_AFTER_S", 0);
     slow.active = 1;
 }
 
@@ -149,9 +151,11 @@ static int world_rank(int source, MPI_Comm comm)
 }
 
 /* A receive of data from `source` posted now is delayed. */
-/* Within a slow spell (always, unless intermittent). */
+/* Within a slow spell (always, unless intermittent or not yet begun). */
 static int in_spell(void)
 {
+    if (slow.after_s > 0 && now_s() - slow.start < slow.after_s)
+        return 0;
     if (slow.on_s > 0 && slow.off_s > 0) {
         double period = slow.on_s + slow.off_s, since = now_s() - slow.start;
         return since - period * (double)(long)(since / period) < slow.on_s;

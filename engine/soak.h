@@ -1,0 +1,40 @@
+/* A soak: the sweep repeated (--cycles, --soak), each size's headline kept per cycle on rank 0,
+ * and at the end each size's series searched for one step (changepoint.h). The false-alarm budget
+ * FP_SOAK_ALPHA is shared among the sizes (each tested at FP_SOAK_ALPHA / sizes); a step is
+ * claimed where it is also a change of at least FP_SOAK_MIN_CHANGE. */
+#ifndef FP_SOAK_H
+#define FP_SOAK_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report.h"
+
+#define FP_SOAK_ALPHA 0.05
+#define FP_SOAK_MIN_CHANGE 0.10
+
+typedef struct fp_soak fp_soak_t;
+
+/* NULL on out of memory (said through fp_fail). */
+fp_soak_t *fp_soak_new(void);
+void fp_soak_free(fp_soak_t *s);
+/* One size of one cycle: its headline median, the seconds since the soak began at its end, and the
+ * link errors that moved during it ("" none). FP_OK or FP_ERR (out of memory). */
+int fp_soak_add(fp_soak_t *s, long cycle, size_t size, double value, double t_s, const char *link_errors);
+
+typedef struct {
+    size_t sizes;   /* sizes with a series */
+    long cycles;    /* the most cycles of a size */
+    int tested;     /* 0: too few cycles for a step to reach the per-size bound */
+    long needed;    /* cycles a step needs at the least (a clean split) to reach it */
+    double alpha;   /* the bound each size was tested at */
+    int steps;      /* steps claimed */
+} fp_soak_summary_t;
+
+/* Rank 0, at the end: each size's step, written as records (JSON: "step" and "soak"; CSV: nothing;
+ * text: "# step" and "# soak" lines) and one line per step on standard error. quantity and unit
+ * name the headline ("bw", "MB/s"); higher: whether more is better. */
+void fp_soak_judge(fp_soak_t *s, FILE *out, fp_format_t format, const char *program, const char *quantity,
+                   const char *unit, int higher, double seconds, fp_soak_summary_t *summary);
+
+#endif
