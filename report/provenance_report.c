@@ -223,8 +223,10 @@ void fp_provenance_json(FILE *out, const fp_meta_t *m)
         fp_ucx_selection_json(out, m->ucx);
     else
         fputs("null", out);
-    fputs(",\"link_counters\":", out);
-    fp_json_string_or_null(out, m->link_counters[0] ? m->link_counters : NULL);
+    if (m->link_counters[0]) { /* only where the path evidence read them: older readers see their keys */
+        fputs(",\"link_counters\":", out);
+        fp_json_string(out, m->link_counters);
+    }
 }
 
 void fp_provenance_json_end(FILE *out, const fp_meta_t *m)

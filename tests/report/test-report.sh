@@ -392,6 +392,30 @@ else
     echo "# the pairs programs' own output: not checked (run through make check with the pairs built)"
 fi
 
+# ---- a soak, as a program writes it ------------------------------------------------------------
+# Under the known clock the latency steps from 1 to 2 us part-way through 20 cycles at 8 and 16 B:
+# the page says the soak's summary and both steps as the program did, and draws each size's
+# series over time with a mark at each step.
+if [ -n "${FABPERF_BIN:-}" ] && [ -n "${FABPERF_KNOWN_CLOCK_LIB:-}" ] && [ -n "${FABPERF_LAUNCH:-}" ]; then
+    mkdir "$work/soak"
+    timeout 120 "$FABPERF_LAUNCH" 2 sm env LD_PRELOAD="$FABPERF_KNOWN_CLOCK_LIB" \
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" FP_KNOWN_US=2 FP_KNOWN_AFTER_STEPS=3000 \
+        FP_KNOWN_AFTER_US=2 "$FABPERF_BIN/fabperf_latency" -m 8:16 -i 100 -x 10 --batch 1 --cycles 20 --format json \
+        --label soak --output "$work/soak/soak.1.fabperf_latency.json" </dev/null >/dev/null 2>"$work/err"
+    rc=$?
+    check "soak: exit 3 (a step)" rc_is 3
+    said=$("$PYTHON3" -c 'import json, sys
+records = [json.loads(l) for l in open(sys.argv[1])]
+print(repr(([r["line"] for r in records if r["type"] == "soak"], [r["line"] for r in records if r["type"] == "step"])))' \
+        "$work/soak/soak.1.fabperf_latency.json")
+    run_report "$work/soak" -o "$work/soak.html"
+    check "soak: the page says the summary and the steps as the program did" \
+        holds "$work/soak.html" '(classed_text("soak-line"), classed_text("soak-step")) == '"$said"' and "soaks" in ids'
+    check "soak: one plot over time, a series per size (beside the one of the sizes plot), a mark per step" \
+        holds "$work/soak.html" 'len(classed("soak-plot")) == 1 and len(classed("soak-step-mark")) == 2
+            and len(classed("series")) == 1 + 2 and "seconds since the soak began" in svg_texts[-1]'
+fi
+
 # ---- JUnit ----------------------------------------------------------------------------------
 # Read back by junitparser (Debian's python3-junitparser), a reader the tool does not share.
 junit_python=$(python_with junitparser)

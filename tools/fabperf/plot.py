@@ -237,3 +237,50 @@ def svg_plot(program, configs):
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="plot" width="{ax.W}" height="{ax.H}" '
             f'viewBox="0 0 {ax.W} {ax.H}" role="img" aria-label="{h(title)}">'
             + "".join(parts) + "</svg>")
+
+
+# ---------------------------------------------------------------- a soak's series over time
+
+def svg_over_time(title, unit, series, steps):
+    """Each size's value over a soak's time (x linear in seconds, y logarithmic): series is
+    {size: [(t_s, value)]} (the first len(PALETTE) sizes drawn), steps [(t_s, size, text)] drawn as
+    marks."""
+    series = {size: [(t, v) for t, v in points if v and v > 0] for size, points in series.items()}
+    series = {size: points for size, points in series.items() if points}
+    if not series:
+        return ""
+    ts = [t for points in series.values() for t, _ in points]
+    ys = [v for points in series.values() for _, v in points]
+    ax = Axes([1, 10], ys)  # y as the other plots; x mapped below
+    t0, t1 = min(ts), max(ts)
+    t1 = t1 if t1 > t0 else t0 + 1
+    span = ax.W - ax.LEFT - ax.RIGHT
+    x = lambda t: ax.LEFT + (t - t0) / (t1 - t0) * span  # noqa: E731
+    bottom, right = ax.H - ax.BOTTOM, ax.W - ax.RIGHT
+    parts = [f'<text x="{ax.W / 2:.0f}" y="18" text-anchor="middle" class="pt">{h(title)}</text>',
+             f'<rect x="{ax.LEFT}" y="{ax.TOP}" width="{right - ax.LEFT}" height="{bottom - ax.TOP}" '
+             f'class="frame"/>']
+    for k in range(6):
+        t = t0 + (t1 - t0) * k / 5
+        parts.append(f'<line x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{ax.TOP}" y2="{bottom}" class="grid"/>'
+                     f'<text x="{x(t):.1f}" y="{bottom + 15}" text-anchor="middle">{t:.3g}</text>')
+    for tick in log_ticks(10 ** ax.y0, 10 ** ax.y1):
+        y = ax.y(tick)
+        parts.append(f'<line x1="{ax.LEFT}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
+                     f'<text x="{ax.LEFT - 5}" y="{y + 4:.1f}" text-anchor="end">{tick:.6g}</text>')
+    parts.append(f'<text x="{(ax.LEFT + right) / 2:.0f}" y="{ax.H - 8}" text-anchor="middle">'
+                 f'seconds since the soak began</text>'
+                 f'<text transform="translate(14 {(ax.TOP + bottom) / 2:.0f}) rotate(-90)" '
+                 f'text-anchor="middle">{h(unit)}</text>')
+    for i, (size, points) in enumerate(sorted(series.items())[:len(PALETTE)]):
+        color = PALETTE[i % len(PALETTE)]
+        path = " ".join(f"{'M' if j == 0 else 'L'}{x(t):.1f},{ax.y(v):.1f}" for j, (t, v) in enumerate(points))
+        parts.append(f'<path d="{path}" stroke="{color}" class="series"><title>{fmt_size(size)}</title></path>')
+        y = ax.TOP + 14 * i + 8
+        parts.append(f'<line x1="{right + 10}" x2="{right + 28}" y1="{y}" y2="{y}" stroke="{color}" '
+                     f'stroke-width="2"/><text x="{right + 32}" y="{y + 4}">{fmt_size(size)}</text>')
+    for t, size, text in steps:
+        parts.append(f'<line x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{ax.TOP}" y2="{bottom}" class="soak-step-mark">'
+                     f'<title>{h(text)}</title></line>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="plot soak-plot" width="{ax.W}" height="{ax.H}" '
+            f'viewBox="0 0 {ax.W} {ax.H}" role="img" aria-label="{h(title)}">' + "".join(parts) + "</svg>")

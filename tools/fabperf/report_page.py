@@ -5,7 +5,7 @@ from .plot import h
 from .report_config import config_section
 from .report_html import link
 from .report_isolate import isolate_section
-from .report_sections import pairs_section, plots_section, preflight_section
+from .report_sections import pairs_section, plots_section, preflight_section, soak_section
 from .report_summary import launch_summary, pairs_summary, preflight_summary, skipped_summary, verdict_summary
 
 
@@ -20,7 +20,7 @@ caption{text-align:left;font-weight:bold}summary{cursor:pointer;padding:2px 0}
 .v.inconclusive,.v.mixed,.v.warn,.st.cut{color:#a65c00;font-weight:bold}
 .v.undecided,.v.cannot-judge,.v.found{color:#7a3e9d;font-weight:bold}.v.stands{color:#b00;font-weight:bold}
 .v.cleared{color:#555;font-weight:bold}.why,.cells{color:#555}
-.frame{fill:none;stroke:#888}.grid{stroke:#e4e4e4}.series{fill:none;stroke-width:1.5}
+.frame{fill:none;stroke:#888}.grid{stroke:#e4e4e4}.series{fill:none;stroke-width:1.5}.soak-step-mark{stroke:#d62728;stroke-dasharray:4 3}
 svg text{font-size:11px;fill:#333}.pt{font-size:13px;font-weight:bold}svg{display:block;margin:.5em 0}
 .marked{fill:none;stroke:#000;stroke-width:1.5}.anchor{fill:none}
 .switch-block{fill:none;stroke:#333;stroke-width:1}.switch-edge{stroke:#fff;stroke-width:2}
@@ -90,9 +90,10 @@ SCRIPT = """
 def page(run, title):
     total = sum(len(c.launches) for c in run.configs)
     bad = sum(1 for c in run.configs for x in c.launches if x.state != "ok")
-    sections = [("summary", "summary"), ("plots", "plots"), ("pairs", "all pairs"),
+    sections = [("summary", "summary"), ("plots", "plots"), ("soaks", "soaks"), ("pairs", "all pairs"),
                 ("isolate", "collective searches"), ("preflight", "preflight"), ("configurations", "configurations")]
     present = {"plots": any(c.sizes for c in run.configs), "pairs": bool(run.pairs),
+               "soaks": any(x.soak for c in run.configs for x in c.launches),
                "isolate": any(x.isolate for c in run.configs for x in c.launches), "preflight": bool(run.preflight)}
     nav = ", ".join(link(k, text) for k, text in sections if present.get(k, True))
     head = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
@@ -109,5 +110,5 @@ def page(run, title):
     if run.warnings:
         warnings = '<h2 id="warnings">Warnings</h2><ul>' + "".join(
             f"<li>{h(w)}</li>" for w in run.warnings) + "</ul>"
-    return (head + summary + plots_section(run) + pairs_section(run) + isolate_section(run) + preflight_section(run)
+    return (head + summary + plots_section(run) + soak_section(run) + pairs_section(run) + isolate_section(run) + preflight_section(run)
             + configs + warnings + f"<script>{SCRIPT}</script></body></html>\n")

@@ -59,6 +59,7 @@ class Launch:
         self.state, self.exit, self.command, self.log_tail = "failed", None, None, []
         self.end, self.ci_ok, self.expect_failed = None, True, False
         self.isolate = None  # a collective's --isolate search (report_isolate.py)
+        self.soak = None  # a soak (--cycles, --soak): {"rows", "steps", "summary"} (soak_of)
 
 
 class Config:
@@ -141,6 +142,17 @@ def name_parts(name, tsv):
     return (m.group("label"), m.group("repeat"), m.group("program")) if m else (stem, "", "?")
 
 
+def soak_of(path, rows):
+    """A soak's rows (a cycle each), its step records and its summary record (None when it was cut
+    short before the search)."""
+    try:
+        records = read_records(path)
+    except (OSError, ValueError):
+        records = []
+    return {"rows": rows, "steps": [r for r in records if r.get("type") == "step"],
+            "summary": next((r for r in records if r.get("type") == "soak"), None)}
+
+
 def read_result_file(folder, name, tsv):
     label, repeat, program = name_parts(name, tsv)
     launch = Launch(name, label, program, repeat)
@@ -165,6 +177,8 @@ def read_result_file(folder, name, tsv):
     launch.state = launch_state(launch.rows, launch.warnings)
     if launch.meta.get("metric") == "collective":
         launch.isolate = read_isolate(path)
+    if any("cycle" in r for r in launch.rows):
+        launch.soak = soak_of(path, launch.rows)
     if launch.state == "ok" and launch.expect_failed:
         what = "was inconclusive" if launch.exit == 4 else "failed"
         launch.warnings.append(f"complete; an --expect threshold {what} (exit {launch.exit})")

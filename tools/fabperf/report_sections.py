@@ -4,7 +4,7 @@ failed thresholds) and preflight nodes and facts."""
 import json
 
 from .heatmap import heatmap_svg, matrix_scale, switch_groups
-from .plot import h, svg_plot
+from .plot import h, svg_over_time, svg_plot
 from .report_html import judged_cell, link, numcell, shown_verdict, table, verdict_cell
 from .report_judge import finding_cells, finding_status, judged_sizes, matrix_anchor, matrix_for
 from .report_summary import finding_kind, preflight_result, retest_text, status_badge
@@ -45,6 +45,34 @@ def plots_section(run):
             parts.append(f"<p>{program}: {len(ordered) - len(plotted)} more configurations are not "
                          f"plotted; their values are in their tables.</p>")
     return "<h2 id=\"plots\">Plots</h2>" + "".join(parts) if parts else ""
+
+
+def soak_section(run):
+    """Each soak: its summary and steps as the program said them, and each size's series over time
+    with the steps marked."""
+    parts = []
+    for c in run.configs:
+        for launch in c.launches:
+            soak = launch.soak
+            if not soak:
+                continue
+            quantity = c.quantity
+            series = {}
+            for r in soak["rows"]:
+                value = quantity.extract(r)[0] if quantity else None
+                t = num(r.get("t_s"))
+                if value is not None and t is not None:
+                    series.setdefault(int(num(r["size"])), []).append((t, value))
+            steps = [(num(s.get("t_s")) or 0, s.get("size"), s.get("line", "")) for s in soak["steps"]]
+            summary = soak["summary"]
+            parts.append(f"<h3>{h(launch.name)}</h3>")
+            parts.append('<p class="soak-line">' + h(summary["line"] if summary else
+                                                      "cut short before the step search: the cycles below "
+                                                      "are all it finished") + "</p>")
+            parts.extend(f'<p class="soak-step">{h(s.get("line", ""))}</p>' for s in soak["steps"])
+            unit = f"{quantity.title} ({quantity.unit})" if quantity else ""
+            parts.append(svg_over_time(f"{launch.program}: {unit} per cycle", unit, series, steps))
+    return '<h2 id="soaks">Soaks</h2>' + "".join(parts) if parts else ""
 
 
 def pairs_section(run):
