@@ -140,8 +140,8 @@ const fp_option_t fp_options[] = {
      "run the sweep N times (a soak): every row carries its cycle and time; a step in a size's series "
      "is found at the end (exit 3)"},
     {0, "soak", FP_OPT_DURATION, FIELD(soak_s), "DURATION", NULL, 1, 30 * 86400, NULL, NULL, 0,
-     "repeat the sweep until DURATION has passed (90s, 10m, 2h; the cycle under way completes), at "
-     "most --cycles times when that is given"},
+     "repeat the sweep until DURATION (90s, 10m, 2h) has passed, the cycle under way completing; at "
+     "most as many cycles as --cycles says"},
     {0, "sysfs-root", FP_OPT_STRING, FIELD(sysfs_root), "DIR", NULL, 0, 0, NULL, NULL, 0,
      "read the NIC counters (path evidence, link health) under DIR in place of /sys; %r is replaced by "
      "the rank, %h by the host name"},

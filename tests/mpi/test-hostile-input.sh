@@ -135,6 +135,17 @@ all|--expect-nic: empty value|--expect-nic=
 all|--expect-nic needs the path evidence|--expect-nic lo --path-evidence off
 all|--path-evidence: unknown value 'maybe' (accepted: off, on)|--path-evidence maybe
 all|--path-evidence: empty value|--path-evidence=
+all|--cycles: 'x' is not a whole number (accepted: 1 to 1000000)|--cycles x
+all|--cycles: '0' is out of range (accepted: 1 to 1000000)|--cycles 0
+all|--cycles: missing value N|--cycles
+all|--cycles given twice|--cycles 2 --cycles 3
+all|--soak: 'x' is not a duration (accepted: 1 s to 30 d, suffixes s m h d, e.g. 90s, 10m, 2h)|--soak x
+all|--soak: empty value (accepted: 1 s to 30 d|--soak=
+all|--soak: missing value DURATION|--soak
+all|--sysfs-root: empty value|--sysfs-root=
+all|--sysfs-root: missing value DIR|--sysfs-root
+all|--sysfs-root given twice|--sysfs-root /x --sysfs-root /y
+all|--sysfs-root needs the path evidence|--sysfs-root /sys --path-evidence off
 all|--output: empty value|--output ''
 all|--output: missing value|--output
 all|--output: cannot create|--output /nonexistent-dir/x.json
