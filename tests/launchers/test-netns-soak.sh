@@ -26,7 +26,7 @@ for r in recs:
     if r["type"] == "step":
         print("step", r["size"], r["cycle"], "%.2f" % r["change"], r["worse"], r["line"])
     if r["type"] == "soak":
-        print("soak", r["decided"], r["steps"], r["cycles"])
+        print("soak", r["decided"], r["steps"], r["cycles"], r["line"])
 PY
 }
 
@@ -35,7 +35,7 @@ timeout 300 "$nh" mpirun "$bw" "${args[@]}" >"$work/clean.json" 2>"$work/clean.e
 rc=$?
 steps "$work/clean.json" | tee "$work/clean.steps"
 [[ $rc -eq 0 ]] || failed "clean soak: exit $rc, expected 0"
-grep -qx "soak True 0 30" "$work/clean.steps" || failed "clean soak: a step, or not decided"
+grep -q "^soak True 0 30 " "$work/clean.steps" || failed "clean soak: a step, or not decided"
 
 timeout 300 "$nh" mpirun "$bw" "${args[@]}" >"$work/shaped.json" 2>"$work/shaped.err" &
 launcher=$!
