@@ -186,9 +186,9 @@ static void judge_size(fp_run_t *run, fp_row_t *row, fp_evidence_t *ev)
     run->last_verdict = (int)ev->verdict;
     run->last_verdict_size = row->size;
     run->expect_judged += ev->judgement.verdict != FP_VERDICT_NONE || ev->nic_verdict != FP_VERDICT_NONE;
-    if (ev->link_errors > 0) /* the size ran on a link that lost or corrupted data */
+    if (ev->link.errors > 0) /* the size ran on a link that lost or corrupted data */
         fprintf(stderr, "%s: link errors during size %zu: %s; its figures may be disturbed\n", run->meta.program,
-                row->size, ev->link_line);
+                row->size, ev->link.line);
     if (ev->verdict == FP_VERDICT_INCONCLUSIVE && run->expect_inconclusive++ == 0)
         snprintf(run->first_inconclusive, sizeof run->first_inconclusive, "%.500s",
                  ev->judgement.verdict == FP_VERDICT_INCONCLUSIVE ? ev->verdict_line : ev->nic_why);
@@ -223,7 +223,7 @@ static int sweep_size(fp_run_t *run, fp_report_t *report, size_t size, uint32_t 
             row.cycle = run->cycle;
             row.t_s = monotonic_s() - run->soak_t0;
             FP_CHECK(fp_soak_add(run->soak, run->cycle, size, row.headline.p50, row.t_s,
-                                 ev.link_errors > 0 ? ev.link_line : ""));
+                                 ev.link.errors > 0 ? ev.link.line : ""));
         }
         flockfile(report->out); /* a cut-short end never lands inside a row */
         fp_report_row(report, &row);

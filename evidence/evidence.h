@@ -57,6 +57,14 @@ typedef struct {
     int error; /* an error counter (else congestion: CNPs, ECN marks, drops at the host) */
 } fp_link_moved_t;
 
+/* The link counters of physical NICs that moved during a size or a part of it, every node's (the
+ * first FP_EVIDENCE_LINKS listed), how many of them were errors, and the line that says them. */
+typedef struct {
+    fp_link_moved_t moved[FP_EVIDENCE_LINKS];
+    int count, errors;
+    char line[768];
+} fp_link_set_t;
+
 typedef struct fp_evidence {
     int measured;        /* 0: path evidence off (the other path fields are empty) */
     double payload;      /* bytes that had to cross nodes, summed over nodes; 0: ranks share one host;
@@ -89,11 +97,7 @@ typedef struct fp_evidence {
     int above_wire;      /* collectives: busbw above what the busiest node's NICs carried */
     double net_over_busbw; /* collectives: net / busbw; NaN elsewhere */
     char wire_line[512]; /* "net 1.12 GB/s (h1 sent), busbw 1.08 GB/s ..."; empty when net is NaN */
-    /* Link counters of physical NICs that moved during the size, every node's (the first
-     * FP_EVIDENCE_LINKS listed), how many of them were errors, and the line that says them. */
-    fp_link_moved_t links[FP_EVIDENCE_LINKS];
-    int nlinks, link_errors;
-    char link_line[768];
+    fp_link_set_t link;  /* link counters that moved during the size */
 } fp_evidence_t;
 
 /* Per-run state of the path evidence; opaque to the sweep. */
@@ -106,6 +110,11 @@ void fp_path_close(fp_path_t *path);
  * are counted early) and after, then gathered and judged on rank 0 into ev. Collective. */
 int fp_path_before(fp_path_t *path, fp_run_t *run);
 int fp_path_after(fp_path_t *path, fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev);
+
+/* Around a part of a size (an all-pairs round), outside its timed region: the link counters read
+ * before (leaders) and after, the moved ones gathered in set on rank 0. Collective (end). */
+int fp_path_part_begin(fp_path_t *path);
+int fp_path_part_end(fp_path_t *path, fp_run_t *run, fp_link_set_t *set);
 
 /* Rank 0, pure: each NIC's part of the headline (p50 x share) and its efficiency against its own
  * line rate; and the line rate of rank 0's node: those of the NICs that carried >= 10% of its

@@ -38,6 +38,7 @@ struct fp_path {
     fp_nic_delta_t *deltas;
     nic_rec_t *mine;        /* this node's records, list.count */
     fp_link_watch_t links;  /* this node's link counters */
+    fp_link_watch_t part;   /* the same, read around a part of a size (an all-pairs round) */
     link_rec_t *moved;      /* those that moved, links.count */
     int leader, nranks;
     int *host_of;           /* rank -> host index */
@@ -59,6 +60,7 @@ void fp_path_close(fp_path_t *p)
     fp_nic_snapshot_free(&p->after);
     fp_nic_list_free(&p->list);
     fp_link_watch_free(&p->links);
+    fp_link_watch_free(&p->part);
     free(p->moved);
     free(p->link_recs);
     free(p->deltas);
@@ -120,6 +122,7 @@ int fp_path_open(fp_run_t *run, fp_path_t **path)
         const char *root = run->sys_root[0] ? run->sys_root : NULL;
         FP_CHECK(fp_nic_list(root, &p->list));
         FP_CHECK(fp_link_watch_open(root, &p->list, &p->links));
+        FP_CHECK(fp_link_watch_open(root, &p->list, &p->part));
         p->deltas = calloc(p->list.count + 1, sizeof *p->deltas);
         p->mine = calloc(p->list.count + 1, sizeof *p->mine);
         p->moved = calloc(p->links.count + 1, sizeof *p->moved);
@@ -174,15 +177,15 @@ static int node_records(fp_path_t *p)
     return n;
 }
 
-/* This node's link counters that moved since the reading before. */
-static int link_records(fp_path_t *p)
+/* This node's link counters of watch w that moved since the reading before. */
+static int link_records(fp_path_t *p, fp_link_watch_t *w)
 {
     int n = 0;
     if (!p->leader)
         return 0;
-    fp_link_watch_read(&p->links, 1);
-    for (size_t i = 0; i < p->links.count; i++) {
-        const fp_link_file_t *f = &p->links.files[i];
+    fp_link_watch_read(w, 1);
+    for (size_t i = 0; i < w->count; i++) {
+        const fp_link_file_t *f = &w->files[i];
         if (!f->moved)
             continue;
         link_rec_t *r = &p->moved[n++];
@@ -222,7 +225,7 @@ static int gather(fp_path_t *p, fp_run_t *run, const fp_row_t *row, int *total, 
     int n = node_records(p);
     if (n < 0)
         return FP_ERR;
-    int nlinks = link_records(p);
+    int nlinks = link_records(p, &p->links);
     rank_head_t head = {row->traffic_bytes, row->traffic_peer, n, nlinks};
     FP_MPI_CHECK(MPI_Gather(&head, (int)sizeof head, MPI_BYTE, p->heads, (int)sizeof head, MPI_BYTE, 0, run->ctx.comm));
     *total = 0;
@@ -246,42 +249,61 @@ static int gather(fp_path_t *p, fp_run_t *run, const fp_row_t *row, int *total, 
 }
 
 /* "mlx5_0:1@h1: 2 link downed, 11000 symbol errors; eth0@h2: 340 receive drops (congestion)". */
-static void describe_links(fp_evidence_t *ev, int total)
+static void describe_links(fp_link_set_t *set, int total)
 {
-    for (int i = 0; i < ev->nlinks; i++) {
-        const fp_link_moved_t *m = &ev->links[i];
-        int same = i > 0 && strcmp(m->node, ev->links[i - 1].node) == 0 && strcmp(m->nic, ev->links[i - 1].nic) == 0;
+    for (int i = 0; i < set->count; i++) {
+        const fp_link_moved_t *m = &set->moved[i];
+        int same = i > 0 && strcmp(m->node, set->moved[i - 1].node) == 0 && strcmp(m->nic, set->moved[i - 1].nic) == 0;
         if (same)
-            fp_append(ev->link_line, sizeof ev->link_line, ", ");
+            fp_append(set->line, sizeof set->line, ", ");
         else
-            fp_append(ev->link_line, sizeof ev->link_line, "%s%s@%s: ", i ? "; " : "", m->nic, m->node);
-        fp_append(ev->link_line, sizeof ev->link_line, "%.0f %s%s", m->delta, m->counter,
-                  m->error ? "" : " (congestion)");
+            fp_append(set->line, sizeof set->line, "%s%s@%s: ", i ? "; " : "", m->nic, m->node);
+        fp_append(set->line, sizeof set->line, "%.0f %s%s", m->delta, m->counter, m->error ? "" : " (congestion)");
     }
-    if (total > ev->nlinks)
-        fp_append(ev->link_line, sizeof ev->link_line, "; %d more counters moved", total - ev->nlinks);
+    if (total > set->count)
+        fp_append(set->line, sizeof set->line, "; %d more counters moved", total - set->count);
 }
 
-/* Rank 0: the link counters that moved, by node, and the line that says them. */
-static void collect_links(const fp_path_t *p, int total, fp_evidence_t *ev)
+/* Rank 0: the link counters that moved (heads[r].nlinks of rank r, in rank order), by node. */
+static void collect_links(const fp_path_t *p, int total, fp_link_set_t *set)
 {
-    ev->nlinks = 0;
-    ev->link_errors = 0;
-    ev->link_line[0] = '\0';
+    set->count = set->errors = 0;
+    set->line[0] = '\0';
     for (int r = 0, i = 0; r < p->nranks; r++)
         for (int k = 0; k < p->heads[r].nlinks && i < total; k++, i++) {
             const link_rec_t *rec = &p->link_recs[i];
-            ev->link_errors += rec->cls == FP_LINK_ERROR;
-            if (ev->nlinks == FP_EVIDENCE_LINKS)
+            set->errors += rec->cls == FP_LINK_ERROR;
+            if (set->count == FP_EVIDENCE_LINKS)
                 continue;
-            fp_link_moved_t *m = &ev->links[ev->nlinks++];
+            fp_link_moved_t *m = &set->moved[set->count++];
             snprintf(m->node, sizeof m->node, "%s", p->names[p->host_of[r]]);
             snprintf(m->nic, sizeof m->nic, "%s", rec->nic);
             snprintf(m->counter, sizeof m->counter, "%s", rec->label);
             m->delta = rec->delta;
             m->error = rec->cls == FP_LINK_ERROR;
         }
-    describe_links(ev, total);
+    describe_links(set, total);
+}
+
+int fp_path_part_begin(fp_path_t *p)
+{
+    if (p->leader)
+        fp_link_watch_read(&p->part, 0);
+    return FP_OK;
+}
+
+int fp_path_part_end(fp_path_t *p, fp_run_t *run, fp_link_set_t *set)
+{
+    int n = link_records(p, &p->part), total = 0;
+    int *counts = run->ctx.rank == 0 ? p->counts : NULL;
+    FP_MPI_CHECK(MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, run->ctx.comm));
+    if (run->ctx.rank == 0)
+        for (int r = 0; r < p->nranks; r++)
+            p->heads[r].nlinks = p->counts[r];
+    FP_CHECK(gather_links(p, run, n, &total));
+    if (run->ctx.rank == 0)
+        collect_links(p, total, set);
+    return FP_OK;
 }
 
 /* Rank 0: per node the payload that had to cross (ranks whose peer is on another node). */
@@ -497,7 +519,7 @@ int fp_path_after(fp_path_t *p, fp_run_t *run, const fp_row_t *row, fp_evidence_
         return fp_fail("path evidence: out of memory for %d nodes", p->nhosts);
     ev->measured = 1;
     collect(p, total, ev, payload, payload + p->nhosts, row->size);
-    collect_links(p, links, ev);
+    collect_links(p, links, &ev->link);
     fp_path_describe(ev);
     if (run->params.expect_nic)
         judge_nic(p, total, run->params.expect_nic, payload, ev, row->size);

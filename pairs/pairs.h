@@ -5,6 +5,7 @@
 #ifndef FP_PAIRS_H
 #define FP_PAIRS_H
 
+#include "evidence.h"
 #include "expect.h"
 #include "family.h"
 #include "outlier.h"
@@ -142,6 +143,8 @@ int fp_pairs_cell_has_ci(double samples);
  * median (fewer than 6), since lo..hi then hold the samples' min..max, which the judge still reads. */
 double fp_pairs_shown_bound(double bound, double samples);
 void fp_pairs_emit_round(fp_run_t *run, size_t bytes, size_t round, const double *cells4);
+/* Rank 0: a "link" record (text: "# link round" line) of the counters that moved in a round. */
+void fp_pairs_emit_round_links(fp_run_t *run, size_t bytes, size_t round, const fp_link_set_t *set);
 void fp_pairs_emit_matrix(fp_run_t *run, size_t bytes);
 /* A finding and its re-test: alone (its cells measured alone) beside healthy (healthy pairs measured
  * alone); retested 0: no re-test was possible (no healthy partner); link_floor > 1: an undecided

@@ -83,6 +83,61 @@ static void json_head(const fp_run_t *run, FILE *out, const char *type, size_t b
             fp_pairs_unit(run));
 }
 
+/* Whether a rank's name in the matrix ("h3", or "h3:5" where a host has several ranks) is node's. */
+static int on_node(const char *name, const char *node)
+{
+    size_t n = strlen(node);
+    return strncmp(name, node, n) == 0 && (name[n] == '\0' || name[n] == ':');
+}
+
+/* The link counters that moved during round r, and the cells of that round whose ends sit on a
+ * node where one moved (its ranks as senders and as receivers). */
+void fp_pairs_emit_round_links(fp_run_t *run, size_t bytes, size_t r, const fp_link_set_t *set)
+{
+    FILE *out = records_out(run, 1);
+    const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    const fp_pairs_matrix_t *m = &pc->matrix;
+    size_t n = m->layout.n, k = m->layout.shift[r];
+    if (!out || set->count == 0)
+        return;
+    flockfile(out);
+    if (json(run)) {
+        json_head(run, out, "link", bytes);
+        fprintf(out, ",\"round\":%zu,\"shift\":%zu,\"errors\":%d,\"links\":[", r + 1, k, set->errors);
+        for (int i = 0; i < set->count; i++) {
+            const fp_link_moved_t *l = &set->moved[i];
+            fputs(i ? ",{\"node\":" : "{\"node\":", out);
+            fp_json_string(out, l->node);
+            fputs(",\"nic\":", out);
+            fp_json_string(out, l->nic);
+            fputs(",\"counter\":", out);
+            fp_json_string(out, l->counter);
+            fprintf(out, ",\"delta\":%.0f,\"error\":%s}", l->delta, l->error ? "true" : "false");
+        }
+        fputs("],\"cells\":[", out);
+    } else {
+        fprintf(out, "# link round %zu/%zu (shift %zu): ", r + 1, m->layout.nshifts, k);
+        fp_text_string(out, set->line);
+        fputs("; cells", out);
+    }
+    int first = 1;
+    for (size_t i = 0; i < n; i++) {
+        int on = 0; /* sender i or receiver (i + k) on a node where a counter moved */
+        for (int l = 0; l < set->count && !on; l++)
+            on = on_node(pc->names[i], set->moved[l].node) || on_node(pc->names[(i + k) % n], set->moved[l].node);
+        if (!on)
+            continue;
+        if (json(run))
+            fprintf(out, "%s[%zu,%zu]", first ? "" : ",", i, (i + k) % n);
+        else
+            fprintf(out, "%s %s -> %s", first ? "" : ",", pc->name_list[i], pc->name_list[(i + k) % n]);
+        first = 0;
+    }
+    fputs(json(run) ? "]}\n" : "\n", out);
+    funlockfile(out);
+    fflush(out);
+}
+
 /* cells4: 4 doubles per sender (median, lo, hi, samples) of round r. */
 void fp_pairs_emit_round(fp_run_t *run, size_t bytes, size_t r, const double *cells4)
 {

@@ -29,12 +29,18 @@ static int sweep_shifts(fp_run_t *run, size_t bytes, double *all)
     size_t n = (size_t)ctx->nranks;
     for (size_t r = 0; r < m->layout.nshifts; r++) {
         size_t k = m->layout.shift[r];
+        fp_link_set_t links = {0};
+        if (run->path) /* the link counters around each round, outside its timed region */
+            FP_CHECK(fp_path_part_begin(run->path));
         FP_CHECK(fp_pairs_measure_shift(run, bytes, r, all));
+        if (run->path)
+            FP_CHECK(fp_path_part_end(run->path, run, &links));
         if (ctx->rank != 0)
             continue;
         for (size_t i = 0; i < n; i++)
             store_cell(m, i, (i + k) % n, &all[4 * i]);
         fp_pairs_emit_round(run, bytes, r, all);
+        fp_pairs_emit_round_links(run, bytes, r, &links);
     }
     return FP_OK;
 }

@@ -56,8 +56,8 @@ static void json_path(FILE *out, const fp_evidence_t *ev)
     fputs(",\"nic_why\":", out);
     fp_json_string_or_null(out, ev->nic_why);
     fputs(",\"link\":[", out);
-    for (int i = 0; i < ev->nlinks; i++) {
-        const fp_link_moved_t *m = &ev->links[i];
+    for (int i = 0; i < ev->link.count; i++) {
+        const fp_link_moved_t *m = &ev->link.moved[i];
         fputs(i ? ",{\"node\":" : "{\"node\":", out);
         fp_json_string(out, m->node);
         fputs(",\"nic\":", out);
@@ -66,7 +66,7 @@ static void json_path(FILE *out, const fp_evidence_t *ev)
         fp_json_string(out, m->counter);
         fprintf(out, ",\"delta\":%.0f,\"error\":%s}", m->delta, m->error ? "true" : "false");
     }
-    fprintf(out, "],\"link_errors\":%d,\"wire\":", ev->link_errors);
+    fprintf(out, "],\"link_errors\":%d,\"wire\":", ev->link.errors);
     if (isfinite(ev->net)) {
         fputs("{\"node\":", out);
         fp_json_string(out, ev->net_node);
@@ -160,9 +160,9 @@ void fp_evidence_text_lines(FILE *out, size_t size, const fp_evidence_t *ev, cha
         fp_text_string(out, ev->wire_line);
         fputc('\n', out);
     }
-    if (ev->measured && ev->link_line[0]) {
+    if (ev->measured && ev->link.line[0]) {
         fprintf(out, "# link %zu: ", size);
-        fp_text_string(out, ev->link_line);
+        fp_text_string(out, ev->link.line);
         fputc('\n', out);
     }
     if (ev->verdict_line[0]) {
