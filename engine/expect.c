@@ -12,7 +12,7 @@
 #include "units.h"
 
 const char fp_expect_grammar[] =
-    "bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES], PCT%line[@SIZES] or uniform[@SIZES] (all-pairs "
+    "bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES], PCT%line[@SIZES], PCT%wire[@SIZES] or uniform[@SIZES] (all-pairs "
     "sweeps) or baseline=FILE[:TOL] (fabperf-baseline's bounds, relaxed by the fraction TOL); N and PCT decimal "
     "(11000, 1.5, 1e9); SIZES = S, S:, :S or S:S with K M G T; several comma-separated, e.g. bw>=11000@4M,90%line@1M:";
 
@@ -91,7 +91,7 @@ static int parse_number(const char *text, size_t len, double *value)
     return isfinite(*value) ? FP_OK : FP_ERR;
 }
 
-/* QTY OP NUMBER, PCT%line or uniform, before any '@'; NULL, or why it is not a threshold ("" when
+/* QTY OP NUMBER, PCT%line, PCT%wire or uniform, before any '@'; NULL, or why it is not a threshold ("" when
  * nothing more can be said). Each quantity compares one way only: a rate must stay high, a latency
  * low; the other way would pass what the grammar calls slow. */
 static const char *parse_condition(fp_expect_term_t *t, const char *text, size_t len)
@@ -102,8 +102,9 @@ static const char *parse_condition(fp_expect_term_t *t, const char *text, size_t
     }
     const char *pct = memchr(text, '%', len);
     if (pct) {
-        if ((size_t)(text + len - pct) != 5 || strncmp(pct, "%line", 5) != 0)
+        if ((size_t)(text + len - pct) != 5 || (strncmp(pct, "%line", 5) != 0 && strncmp(pct, "%wire", 5) != 0))
             return "";
+        t->on_wire = strncmp(pct, "%wire", 5) == 0;
         if (parse_number(text, (size_t)(pct - text), &t->value) != FP_OK || t->value <= 0)
             return ": PCT must be a positive decimal (90, 12.5)";
         t->value /= 100.0;
@@ -247,18 +248,34 @@ static void append_expect(fp_judgement_t *out, const fp_expect_term_t *t, double
         snprintf(out->expect + used, sizeof out->expect - used, "%s%s", sep, t->text);
 }
 
+static fp_verdict_t judge_terms(const fp_expect_t *e, size_t bytes, fp_quantity_t quantity, int wire, double lo,
+                                double hi, double line_rate, fp_judgement_t *out);
+
 fp_verdict_t fp_expect_judge(const fp_expect_t *e, size_t bytes, fp_quantity_t quantity, double lo, double p50,
                              double hi, double line_rate, fp_judgement_t *out)
+{
+    (void)p50; /* the verdict is about the interval; p50 lies inside it */
+    return judge_terms(e, bytes, quantity, 0, lo, hi, line_rate, out);
+}
+
+fp_verdict_t fp_expect_judge_wire(const fp_expect_t *e, size_t bytes, double lo, double p50, double hi,
+                                  double line_rate, fp_judgement_t *out)
+{
+    (void)p50;
+    return judge_terms(e, bytes, FP_QTY_RATE, 1, lo, hi, line_rate, out);
+}
+
+static fp_verdict_t judge_terms(const fp_expect_t *e, size_t bytes, fp_quantity_t quantity, int wire, double lo,
+                                double hi, double line_rate, fp_judgement_t *out)
 {
     fp_judgement_t local;
     if (!out)
         out = &local;
     memset(out, 0, sizeof *out);
     out->threshold = NAN;
-    (void)p50; /* the verdict is about the interval; p50 lies inside it */
     for (int i = 0; e && i < e->count + e->nfrom_baseline; i++) {
         const fp_expect_term_t *t = i < e->count ? &e->terms[i] : &e->from_baseline[i - e->count];
-        if (t->uniform || t->quantity != quantity || bytes < t->min_size || bytes > t->max_size)
+        if (t->uniform || t->on_wire != wire || t->quantity != quantity || bytes < t->min_size || bytes > t->max_size)
             continue;
         double threshold;
         fp_verdict_t v = judge_term(t, lo, hi, line_rate, &threshold);

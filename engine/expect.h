@@ -3,12 +3,14 @@
  * one cell with fp_expect_judge.
  *
  * Grammar (several terms comma-separated, or the option repeated):
- *   TERM  = QTY OP NUMBER [@SIZES]  |  PCT%line [@SIZES]  |  uniform [@SIZES]
+ *   TERM  = QTY OP NUMBER [@SIZES]  |  PCT%line [@SIZES]  |  PCT%wire [@SIZES]  |  uniform [@SIZES]
  *   QTY   = bw | busbw (the program's rate: MB/s point-to-point, busbw GB/s collectives) | lat (us)
  *   OP    = >= after bw and busbw, <= after lat (towards the bad side; the rest is refused)
  *   NUMBER, PCT = decimal: digits, an optional point and exponent (11000, 1.5, 1e9)
  *   SIZES = S | S: | :S | S:S   (bytes, suffixes K M G T; ranges inclusive)
  *   PCT%line: rate >= PCT % of the line rate.
+ *   PCT%wire: what the NICs carried (the wire rate, evidence.h) >= PCT % of their line rate; judged
+ *   by fp_expect_judge_wire on every program, never by fp_expect_judge.
  *   uniform: no slow node, link or direction stands in a pair matrix; judged by the all-pairs
  *   sweeps (pairs.h), never by fp_expect_judge; other programs refuse it (options.c).
  *   baseline=FILE[:TOL]: the bounds of a fabperf-baseline file (expect_baseline.h), one term per
@@ -33,6 +35,7 @@ typedef struct {
     int at_least;    /* 1: good when >= value; 0: good when <= value */
     int of_line;     /* value is a fraction of the line rate */
     int uniform;     /* "uniform": no value, no quantity; the sweep's findings decide */
+    int on_wire;     /* PCT%wire: of_line, judged on the wire rate (fp_expect_judge_wire) */
     double value;    /* in the quantity's unit, or the fraction (0.9) */
     size_t min_size, max_size; /* inclusive */
     char text[64];   /* the term as given */
@@ -69,6 +72,11 @@ typedef struct {
  * none when no term applies to this size and quantity. out may be NULL. */
 fp_verdict_t fp_expect_judge(const fp_expect_t *e, size_t bytes, fp_quantity_t quantity, double lo, double p50,
                              double hi, double line_rate, fp_judgement_t *out);
+
+/* The same for the PCT%wire terms only: lo, p50, hi the wire rate and its interval, line_rate
+ * the NICs' in the same unit. */
+fp_verdict_t fp_expect_judge_wire(const fp_expect_t *e, size_t bytes, double lo, double p50, double hi,
+                                  double line_rate, fp_judgement_t *out);
 
 const char *fp_verdict_name(fp_verdict_t v); /* "pass", "fail", "inconclusive", "none" */
 

@@ -185,18 +185,23 @@ static void judge_size(fp_run_t *run, fp_row_t *row, fp_evidence_t *ev)
     row->evidence = ev;
     run->last_verdict = (int)ev->verdict;
     run->last_verdict_size = row->size;
-    run->expect_judged += ev->judgement.verdict != FP_VERDICT_NONE || ev->nic_verdict != FP_VERDICT_NONE;
+    run->expect_judged += ev->judgement.verdict != FP_VERDICT_NONE || ev->nic_verdict != FP_VERDICT_NONE ||
+                          ev->wire_judgement.verdict != FP_VERDICT_NONE;
     if (ev->link.errors > 0) /* the size ran on a link that lost or corrupted data */
         fprintf(stderr, "%s: link errors during size %zu: %s; its figures may be disturbed\n", run->meta.program,
                 row->size, ev->link.line);
     if (ev->verdict == FP_VERDICT_INCONCLUSIVE && run->expect_inconclusive++ == 0)
         snprintf(run->first_inconclusive, sizeof run->first_inconclusive, "%.500s",
-                 ev->judgement.verdict == FP_VERDICT_INCONCLUSIVE ? ev->verdict_line : ev->nic_why);
+                 ev->judgement.verdict == FP_VERDICT_INCONCLUSIVE        ? ev->verdict_line
+                 : ev->wire_judgement.verdict == FP_VERDICT_INCONCLUSIVE ? ev->wire_verdict_line
+                                                                         : ev->nic_why);
     if (ev->verdict != FP_VERDICT_FAIL)
         return;
     run->expect_failures++;
     if (ev->judgement.verdict == FP_VERDICT_FAIL)
         fprintf(stderr, "%s: expectation failed: %s\n", run->meta.program, ev->verdict_line);
+    if (ev->wire_judgement.verdict == FP_VERDICT_FAIL)
+        fprintf(stderr, "%s: expectation failed: %s\n", run->meta.program, ev->wire_verdict_line);
     if (ev->nic_verdict == FP_VERDICT_FAIL)
         fprintf(stderr, "%s: --expect-nic failed: %s\n", run->meta.program, ev->nic_why);
 }

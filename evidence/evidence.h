@@ -37,6 +37,8 @@ typedef struct {
     char node[64];
     double tx, rx;  /* bytes sent and received during the size */
     int shared;     /* one of its NICs carried traffic that is not this run's */
+    double line_rate_bps; /* of its NICs that carried >= 10% of its bytes, added up; 0: unknown */
+    char line_from[160];  /* their names ("ens1f0+ens2f0"), or why there is none */
 } fp_wire_node_t;
 
 /* The most bytes a NIC may count for a run that moved `accountable` bytes (sent plus received, as
@@ -97,6 +99,10 @@ typedef struct fp_evidence {
     int above_wire;      /* collectives: busbw above what the busiest node's NICs carried */
     double net_over_busbw; /* collectives: net / busbw; NaN elsewhere */
     char wire_line[512]; /* "net 1.12 GB/s (h1 sent), busbw 1.08 GB/s ..."; empty when net is NaN */
+    double net_line_rate_bps; /* the busiest node's NICs' line rate (fp_wire_node_t); 0: unknown */
+    char net_line_from[160];
+    fp_judgement_t wire_judgement; /* --expect PCT%wire terms, on net and its interval */
+    char wire_verdict_line[512];   /* the line of a judged PCT%wire term; empty when none applied */
     fp_link_set_t link;  /* link counters that moved during the size */
 } fp_evidence_t;
 
@@ -136,6 +142,8 @@ void fp_wire_rates(fp_evidence_t *ev, const fp_wire_node_t *nodes, int nnodes, c
 /* The net column's key for a metric: "net_gbps" (GB/s) where the headline is in GB/s (collectives'
  * busbw), else "net_mbps" (MB/s). */
 const char *fp_net_key(const struct fp_metric *metric);
+/* A line rate (bits/s) in the net column's unit, both directions for a bidirectional headline. */
+double fp_wire_in_unit(const fp_bench_t *bench, double bps);
 /* Rank 0, pure: the summary line from payload and nics. */
 void fp_path_describe(fp_evidence_t *ev);
 /* Rank 0: line rate, efficiency and verdicts of one row (path part already filled or not measured). */

@@ -409,6 +409,36 @@ static void wire_nodes(const fp_path_t *p, const double *exchanged, double all_e
             node->shared |= all_exchanged > 0 && rec->bytes > fp_wire_allowance(exchanged[host], size);
         }
     }
+    /* each node's line rate: of its NICs that carried >= 10% of its bytes (a virtual one or one
+     * without a rate leaves it unknown) */
+    for (int r = 0, start = 0; r < p->nranks; start += p->heads[r++].nrecs) {
+        int count = p->heads[r].nrecs, unknown = 0;
+        fp_wire_node_t *node = &nodes[p->host_of[r]];
+        double all = node->tx + node->rx, sum = 0;
+        char names[160] = "", virtual_names[160] = "";
+        for (int i = 0; i < count && all > 0; i++) {
+            const nic_rec_t *rec = &p->recs[start + i];
+            int shadowed = 0; /* a RoCE port's netdev: the port counts for the wire */
+            for (int j = 0; j < count; j++)
+                shadowed |= p->recs[start + j].netdev[0] && strcmp(p->recs[start + j].netdev, rec->name) == 0;
+            if (strcmp(rec->name, "lo") == 0 || shadowed || rec->bytes < 0.1 * all)
+                continue;
+            sum += rec->line_rate_bps;
+            unknown |= rec->line_rate_bps <= 0 || rec->is_virtual;
+            fp_append(names, sizeof names, "%s%s", names[0] ? "+" : "", rec->name);
+            if (rec->is_virtual)
+                fp_append(virtual_names, sizeof virtual_names, "%s%s", virtual_names[0] ? ", " : "", rec->name);
+        }
+        if (count == 0 || all <= 0)
+            continue;
+        node->line_rate_bps = unknown ? 0 : sum;
+        if (!unknown)
+            snprintf(node->line_from, sizeof node->line_from, "%s", names);
+        else if (virtual_names[0])
+            snprintf(node->line_from, sizeof node->line_from, "none: %s virtual", virtual_names);
+        else
+            snprintf(node->line_from, sizeof node->line_from, "unknown: %s reports no speed", names);
+    }
 }
 
 /* Whether the evidence found node's NIC name shared with other traffic. */

@@ -83,6 +83,42 @@ static void pick_line_rate(const fp_run_t *run, fp_evidence_t *ev)
     ev->line_rate = fp_line_rate_in_unit(run->bench, ev->line_rate_bps);
 }
 
+/* --expect PCT%wire: what the busiest node's NICs carried (net) against their line rate
+ * (--line-rate where given); net's interval is the time's (the counted bytes are exact). */
+static void judge_wire(const fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev)
+{
+    const fp_stats_t *t = &row->time;
+    double net = ev->measured ? ev->net_in_unit : NAN;
+    double lo = t->has_ci && t->p50_hi > 0 ? net * t->p50 / t->p50_hi : NAN;
+    double hi = t->has_ci && t->p50_lo > 0 ? net * t->p50 / t->p50_lo : NAN;
+    double bps = run->params.line_rate_bps > 0 ? run->params.line_rate_bps : ev->net_line_rate_bps;
+    const char *from = run->params.line_rate_bps > 0 ? "--line-rate" : ev->net_line_from;
+    fp_judgement_t *j = &ev->wire_judgement;
+    ev->wire_verdict_line[0] = '\0';
+    if (fp_expect_judge_wire(&run->params.expect, row->size, lo, net, hi, fp_wire_in_unit(run->bench, bps), j) ==
+        FP_VERDICT_NONE)
+        return;
+    const char *unit = strcmp(fp_net_key(run->bench->metric), "net_gbps") == 0 ? "GB/s" : "MB/s";
+    char *out = ev->wire_verdict_line;
+    size_t len = sizeof ev->wire_verdict_line;
+    if (isnan(net)) {
+        snprintf(j->reason, sizeof j->reason, "nothing left a node: no wire rate");
+        j->verdict = FP_VERDICT_INCONCLUSIVE;
+    }
+    fp_append(out, len, "size %zu: %s: net %.6g %s", row->size, fp_verdict_name(j->verdict), net, unit);
+    if (!isnan(lo))
+        fp_append(out, len, ", 95%% CI [%.6g, %.6g]", lo, hi);
+    fp_append(out, len, " against %s", j->expect);
+    if (!isnan(j->threshold))
+        fp_append(out, len, ", threshold %.6g %s", j->threshold, unit);
+    if (bps > 0)
+        fp_append(out, len, " (line rate %.6g Gb/s from %s)", bps / 1e9, from);
+    else if (from[0])
+        fp_append(out, len, " (line rate %s)", from);
+    if (j->reason[0])
+        fp_append(out, len, "; %s", j->reason);
+}
+
 void fp_verdict_row(const fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev)
 {
     pick_line_rate(run, ev);
@@ -94,7 +130,10 @@ void fp_verdict_row(const fp_run_t *run, const fp_row_t *row, fp_evidence_t *ev)
         ev->judgement = *row->judged;
     else
         fp_expect_judge(&run->params.expect, row->size, q, lo, h->p50, hi, ev->line_rate, &ev->judgement);
+    judge_wire(run, row, ev);
     ev->verdict = ev->judgement.verdict;
+    if (ev->wire_judgement.verdict > ev->verdict)
+        ev->verdict = ev->wire_judgement.verdict;
     if ((fp_verdict_t)ev->nic_verdict > ev->verdict)
         ev->verdict = (fp_verdict_t)ev->nic_verdict;
     if (ev->verdict == FP_VERDICT_NONE && ev->nic_verdict == FP_VERDICT_PASS)

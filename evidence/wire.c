@@ -19,6 +19,11 @@ static double net_divisor(const fp_bench_t *bench)
     return bench->metric->line_rate_divisor > 0 ? bench->metric->line_rate_divisor : 8e6;
 }
 
+double fp_wire_in_unit(const fp_bench_t *bench, double bps)
+{
+    return bps / net_divisor(bench) * (bench->directions > 1 ? bench->directions : 1);
+}
+
 static const char *net_unit(const fp_bench_t *bench)
 {
     return strcmp(fp_net_key(bench->metric), "net_gbps") == 0 ? "GB/s" : "MB/s";
@@ -51,6 +56,8 @@ void fp_wire_rates(fp_evidence_t *ev, const fp_wire_node_t *nodes, int nnodes, c
     ev->above_wire = 0;
     ev->net_over_busbw = NAN;
     ev->wire_line[0] = '\0';
+    ev->net_line_rate_bps = 0;
+    ev->net_line_from[0] = '\0';
     for (int i = 0; i < ev->nnics; i++) {
         fp_path_nic_t *n = &ev->nics[i];
         n->wire = counted(bench, n->tx, n->rx) * per_second;
@@ -70,6 +77,8 @@ void fp_wire_rates(fp_evidence_t *ev, const fp_wire_node_t *nodes, int nnodes, c
     if (busiest < 0 || !isfinite(per_second))
         return; /* nothing left a node, or no operation to set it against */
     ev->net = most * per_second;
+    ev->net_line_rate_bps = nodes[busiest].line_rate_bps;
+    snprintf(ev->net_line_from, sizeof ev->net_line_from, "%s", nodes[busiest].line_from);
     ev->net_in_unit = ev->net * 8 / net_divisor(bench);
     ev->net_shared = nodes[busiest].shared;
     snprintf(ev->net_node, sizeof ev->net_node, "%s", nodes[busiest].node);

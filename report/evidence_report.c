@@ -11,6 +11,16 @@
 #include "escape.h"
 #include "evidence.h"
 
+/* The terms applied to a row: the headline's, then the PCT%wire ones. */
+static void expect_text(const fp_evidence_t *ev, char *out, size_t len)
+{
+    out[0] = '\0';
+    if (!ev)
+        return;
+    snprintf(out, len, "%s%s%s", ev->judgement.expect, ev->judgement.expect[0] && ev->wire_judgement.expect[0] ? "; " : "",
+             ev->wire_judgement.expect);
+}
+
 void fp_evidence_json_keys(FILE *out, const struct fp_metric *metric)
 {
     fprintf(out, ",\"verdict\",\"expect\",\"line_rate_gbps\",\"efficiency\",\"%s\",\"path\"", fp_net_key(metric));
@@ -87,7 +97,9 @@ void fp_evidence_json(FILE *out, const fp_evidence_t *ev, const struct fp_metric
     fputs(",\"verdict\":", out);
     fp_json_string_or_null(out, ev && ev->verdict ? fp_verdict_name(ev->verdict) : NULL);
     fputs(",\"expect\":", out);
-    fp_json_string_or_null(out, ev ? ev->judgement.expect : NULL);
+    char expect[2 * sizeof ev->judgement.expect + 2];
+    expect_text(ev, expect, sizeof expect);
+    fp_json_string_or_null(out, expect[0] ? expect : NULL);
     fputs(",\"line_rate_gbps\":", out);
     fp_json_number_or_null(out, ev && ev->line_rate_bps > 0 ? ev->line_rate_bps / 1e9 : NAN);
     fputs(",\"efficiency\":", out);
@@ -111,7 +123,9 @@ void fp_evidence_csv(FILE *out, const fp_evidence_t *ev, const struct fp_metric 
     fputc(',', out);
     fp_csv_field(out, ev && ev->verdict ? fp_verdict_name(ev->verdict) : "");
     fputc(',', out);
-    fp_csv_field(out, ev ? ev->judgement.expect : "");
+    char expect[2 * sizeof ev->judgement.expect + 2];
+    expect_text(ev, expect, sizeof expect);
+    fp_csv_field(out, expect);
     fputc(',', out);
     if (ev && ev->line_rate_bps > 0)
         fprintf(out, "%.9g", ev->line_rate_bps / 1e9);
@@ -168,6 +182,11 @@ void fp_evidence_text_lines(FILE *out, size_t size, const fp_evidence_t *ev, cha
     if (ev->verdict_line[0]) {
         fputs("# expect ", out);
         fp_text_string(out, ev->verdict_line);
+        fputc('\n', out);
+    }
+    if (ev->wire_verdict_line[0]) {
+        fputs("# expect wire ", out);
+        fp_text_string(out, ev->wire_verdict_line);
         fputc('\n', out);
     }
     if (ev->nic_why[0]) {

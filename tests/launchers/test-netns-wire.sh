@@ -57,6 +57,26 @@ grep -q '^# wire 1048576: net [0-9.]* GB/s (fabperf-h[12], its busier direction)
     <("$nh" mpirun "$bin/fabperf_allreduce" -m 1M:1M -i 4 -x 1 2>/dev/null) ||
     failed "text: no wire line under the 1 MiB row"
 
+# --expect PCT%wire judges net against the line rate (here --line-rate 100G: 12.5 GB/s): 1% of it
+# passes, 90% (11.25 GB/s, far above a veth's TCP) fails with one line naming net, its interval
+# and the threshold.
+timeout 120 "$nh" mpirun "$bin/fabperf_allreduce" -m 1M:2M -i 10 -x 2 --line-rate 100G --expect 1%wire@1M: \
+    --format json >"$work/wire-pass.json" 2>"$work/wire-pass.err"
+rc=$?
+[[ $rc -eq 0 ]] || failed "1%wire: exit $rc, expected 0"
+python3 -c 'import json, sys
+rows = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "row"]
+assert len(rows) == 2 and all(r["verdict"] == "pass" and r["expect"] == "1%wire@1M: (>= 0.125)" for r in rows), rows' \
+    "$work/wire-pass.json" || failed "1%wire: not a pass at every size"
+timeout 120 "$nh" mpirun "$bin/fabperf_allreduce" -m 1M:2M -i 10 -x 2 --line-rate 100G --expect 90%wire@1M: \
+    >"$work/wire-fail.out" 2>"$work/wire-fail.err"
+rc=$?
+[[ $rc -eq 3 ]] || failed "90%wire: exit $rc, expected 3"
+lines=$(grep -Ec '^fabperf_allreduce: expectation failed: size (1048576|2097152): fail: net [0-9.]+ GB/s, 95% CI \[[0-9.]+, [0-9.]+\] against 90%wire@1M: \(>= 11\.25\), threshold 11\.25 GB/s \(line rate 100 Gb/s from --line-rate\)$' "$work/wire-fail.err")
+[[ $lines -eq 2 ]] || { failed "90%wire: not one line per size naming net, interval and threshold"; cat "$work/wire-fail.err"; }
+grep -q '^# expect wire size 1048576: fail: net ' "$work/wire-fail.out" || failed "90%wire: no '# expect wire' line"
+head -n 1 "$work/wire-fail.err"
+
 # Shared memory: both ranks in the first host.
 "$nh" exec "${hosts[0]}" env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
     timeout 120 mpirun -np 2 --bind-to none --mca pml ob1 --mca btl self,vader --mca oob_tcp_if_include lo \
@@ -66,6 +86,12 @@ python3 -c 'import json, sys
 rows = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "row"]
 assert rows and all(r["net_gbps"] is None and r["path"]["wire"] is None for r in rows), rows' \
     "$work/shm.json" || failed "shared memory: a wire rate where nothing left the host"
+"$nh" exec "${hosts[0]}" env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    timeout 120 mpirun -np 2 --bind-to none --mca pml ob1 --mca btl self,vader --mca oob_tcp_if_include lo \
+    "$bin/fabperf_allreduce" -m 1M:1M -i 10 -x 1 --line-rate 100G --expect 1%wire >/dev/null 2>"$work/shm.err"
+rc=$?
+[[ $rc -eq 4 ]] || failed "shared memory, 1%wire: exit $rc, expected 4 (nothing left a node)"
+grep -q 'inconclusive.*nothing left a node: no wire rate' "$work/shm.err" || failed "shared memory, 1%wire: no reason said"
 
 if [[ $fail -eq 0 ]]; then
     echo "PASS: the wire's rate under collectives on two namespace hosts"

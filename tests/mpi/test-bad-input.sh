@@ -50,7 +50,7 @@ cat >"$table" <<'TABLE'
 2|fabperf_bw|-W/--window: '0' is out of range (accepted: 1 to 65536)|-W 0
 2|fabperf_latency|-W/--window does not apply to fabperf_latency|-W 4
 2|fabperf_bibw|--format: unknown value 'xml' (accepted: text, csv, json)|--format xml
-2|fabperf_bw|--expect: 'bw>11000@4M' is not a threshold (accepted: bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES], PCT%line[@SIZES] or uniform[@SIZES] (all-pairs sweeps) or baseline=FILE[:TOL] (fabperf-baseline's bounds, relaxed by the fraction TOL); N and PCT decimal (11000, 1.5, 1e9); SIZES = S, S:, :S or S:S|--expect bw>11000@4M
+2|fabperf_bw|--expect: 'bw>11000@4M' is not a threshold (accepted: bw>=N[@SIZES], busbw>=N[@SIZES], lat<=N[@SIZES], PCT%line[@SIZES], PCT%wire[@SIZES] or uniform[@SIZES] (all-pairs sweeps) or baseline=FILE[:TOL] (fabperf-baseline's bounds, relaxed by the fraction TOL); N and PCT decimal (11000, 1.5, 1e9); SIZES = S, S:, :S or S:S|--expect bw>11000@4M
 2|fabperf_latency|--expect: 'lat>=5' is not a threshold: a latency compares with <= (lat<=N) (accepted: bw>=N|--expect lat>=5
 2|fabperf_bw|--expect: 'bw>=5@4M:1M' has no valid sizes after @ (accepted: bw>=N|--expect bw>=100,bw>=5@4M:1M
 2|fabperf_latency|--expect: 'bw>=5' does not apply to fabperf_latency, which measures latency: lat<=N[@SIZES]|--expect lat<=3 --expect bw>=5

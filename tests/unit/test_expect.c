@@ -128,6 +128,39 @@ static void test_judge(void)
     CHECK_STR(fp_verdict_name(FP_VERDICT_INCONCLUSIVE), "inconclusive");
 }
 
+/* PCT%wire: judged on the wire rate by fp_expect_judge_wire only; the headline's judgement skips
+ * it, and it skips the headline's terms. */
+static void test_wire(void)
+{
+    const fp_quantity_t R = FP_QTY_RATE, L = FP_QTY_LATENCY;
+    fp_expect_t e = parsed("bw>=10,90%wire@1M:");
+    CHECK(e.count == 2 && e.terms[1].on_wire && e.terms[1].of_line && !e.terms[0].on_wire);
+    CHECK_NEAR(e.terms[1].value, 0.9, 1e-15);
+    fp_judgement_t j;
+    /* the headline: bw>=10 only */
+    CHECK(fp_expect_judge(&e, 1 << 20, R, 11, 11.5, 12, 125, &j) == FP_VERDICT_PASS);
+    CHECK_STR(j.expect, "bw>=10");
+    /* the wire: 90% of 125 = 112.5 */
+    CHECK(fp_expect_judge_wire(&e, 1 << 20, 113, 115, 118, 125, &j) == FP_VERDICT_PASS);
+    CHECK_STR(j.expect, "90%wire@1M: (>= 112.5)");
+    CHECK(fp_expect_judge_wire(&e, 1 << 20, 100, 105, 112, 125, &j) == FP_VERDICT_FAIL);
+    CHECK_NEAR(j.threshold, 112.5, 1e-12);
+    CHECK(fp_expect_judge_wire(&e, 1 << 20, 110, 113, 115, 125, &j) == FP_VERDICT_INCONCLUSIVE);
+    CHECK(fp_expect_judge_wire(&e, 1 << 20, 113, 115, 118, 0, &j) == FP_VERDICT_INCONCLUSIVE);
+    CHECK(strstr(j.reason, "line rate unknown") != NULL);
+    CHECK(fp_expect_judge_wire(&e, 1024, 113, 115, 118, 125, &j) == FP_VERDICT_NONE); /* below 1M */
+    /* a latency program: its headline judges lat terms, the wire its own */
+    fp_expect_t l = parsed("lat<=2,50%wire");
+    CHECK(fp_expect_judge(&l, 8, L, 1, 1.5, 1.9, 0, &j) == FP_VERDICT_PASS);
+    CHECK_STR(j.expect, "lat<=2");
+    CHECK(fp_expect_judge_wire(&l, 8, 10, 11, 12, 100, &j) == FP_VERDICT_FAIL);
+    /* not a threshold: another word after %, no number */
+    fp_expect_t bad = {0};
+    char err[512];
+    CHECK(fp_expect_parse(&bad, "90%wires", err, sizeof err) == FP_ERR);
+    CHECK(fp_expect_parse(&bad, "%wire", err, sizeof err) == FP_ERR);
+}
+
 /* "uniform" (all-pairs sweeps): a term without value or quantity, with sizes like the others; the
  * judgement of a threshold never picks it up, fp_expect_uniform finds it by size. */
 static void test_uniform(void)
@@ -174,6 +207,7 @@ static void test_applies(void)
 
 int main(void)
 {
+    test_wire();
     test_grammar();
     test_bitrate();
     test_judge();

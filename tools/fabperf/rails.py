@@ -128,7 +128,7 @@ def parse_expect(text):
             term = expect.parse_term(part.strip())
         except ValueError:
             term = None
-        if term is None or term["sizes"] is not None or term["kind"] == "uniform":
+        if term is None or term["sizes"] is not None or term["kind"] in ("uniform", "wire"):
             raise InputError(f"--expect: '{part.strip()}' is not a threshold (accepted: bw>=N, "
                              f"busbw>=N, lat<=N or PCT%line, comma separated, without @SIZES: "
                              f"the summary judges the one size of --size)")
