@@ -268,6 +268,9 @@ static int soak(fp_run_t *run, fp_report_t *report, size_t *failed_size)
     if (rank == 0 && !(run->soak = fp_soak_new()))
         return FP_ERR;
     run->soak_t0 = monotonic_s();
+    struct timespec wall;
+    clock_gettime(CLOCK_REALTIME, &wall);
+    double started = (double)wall.tv_sec + 1e-9 * (double)wall.tv_nsec;
     for (run->cycle = 1;; run->cycle++) {
         if (rank == 0 && report->format == FP_FORMAT_TEXT) {
             flockfile(report->out);
@@ -290,7 +293,7 @@ static int soak(fp_run_t *run, fp_report_t *report, size_t *failed_size)
         fp_soak_summary_t summary;
         flockfile(report->out);
         fp_soak_judge(run->soak, report->out, report->format, run->meta.program, quantity, b->metric->unit,
-                      b->metric->quantity != FP_QTY_LATENCY, monotonic_s() - run->soak_t0, &summary);
+                      b->metric->quantity != FP_QTY_LATENCY, started, monotonic_s() - run->soak_t0, &summary);
         fflush(report->out);
         funlockfile(report->out);
         run->soak_steps = summary.steps;

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "changepoint.h"
 #include "error.h"
@@ -109,22 +110,28 @@ static const char *errors_near(const series_t *series, size_t at)
 }
 
 static void report_step(FILE *out, fp_format_t format, const char *program, const char *quantity, const char *unit,
-                        int higher, const series_t *series, const fp_step_t *step)
+                        int higher, double started, const series_t *series, const fp_step_t *step)
 {
     const point_t *first = &series->points[step->at];
     const char *near = errors_near(series, step->at);
     int worse = higher ? step->change < 0 : step->change > 0;
+    /* the clock time the first cycle after the step ended its size: where to look in other logs */
+    time_t when = (time_t)(started + first->t_s);
+    struct tm tm;
+    char clock_text[32] = "";
+    if (gmtime_r(&when, &tm))
+        strftime(clock_text, sizeof clock_text, "%Y-%m-%dT%H:%M:%SZ", &tm);
     char line[1024];
-    snprintf(line, sizeof line, "%s at %zu steps %s %.1f%% at cycle %ld (+%.1f s): %.4g -> %.4g %s (p = %.2g), %s",
+    snprintf(line, sizeof line, "%s at %zu steps %s %.1f%% at cycle %ld (+%.1f s, %s): %.4g -> %.4g %s (p = %.2g), %s",
              quantity, series->size, step->change < 0 ? "down" : "up", 100 * fabs(step->change), first->cycle,
-             first->t_s, step->before, step->after, unit, step->p, worse ? "worse" : "better");
+             first->t_s, clock_text, step->before, step->after, unit, step->p, worse ? "worse" : "better");
     if (near)
         fp_append(line, sizeof line, "; coincident with link errors: %s", near);
     fprintf(stderr, "%s: %s\n", program, line);
     if (format == FP_FORMAT_JSON) {
-        fprintf(out, "{\"type\":\"step\",\"size\":%zu,\"cycle\":%ld,\"t_s\":%.3f,\"before\":%.9g,\"after\":%.9g,"
-                     "\"change\":%.6g,\"p\":%.6g,\"unit\":",
-                series->size, first->cycle, first->t_s, step->before, step->after, step->change, step->p);
+        fprintf(out, "{\"type\":\"step\",\"size\":%zu,\"cycle\":%ld,\"t_s\":%.3f,\"time\":\"%s\",\"before\":%.9g,"
+                     "\"after\":%.9g,\"change\":%.6g,\"p\":%.6g,\"unit\":",
+                series->size, first->cycle, first->t_s, clock_text, step->before, step->after, step->change, step->p);
         fp_json_string(out, unit);
         fprintf(out, ",\"worse\":%s,\"link_errors\":", worse ? "true" : "false");
         fp_json_string_or_null(out, near);
@@ -139,7 +146,7 @@ static void report_step(FILE *out, fp_format_t format, const char *program, cons
 }
 
 void fp_soak_judge(fp_soak_t *s, FILE *out, fp_format_t format, const char *program, const char *quantity,
-                   const char *unit, int higher, double seconds, fp_soak_summary_t *summary)
+                   const char *unit, int higher, double started, double seconds, fp_soak_summary_t *summary)
 {
     memset(summary, 0, sizeof *summary);
     summary->sizes = s->count;
@@ -160,7 +167,7 @@ void fp_soak_judge(fp_soak_t *s, FILE *out, fp_format_t format, const char *prog
         if (!step.found)
             continue;
         summary->steps++;
-        report_step(out, format, program, quantity, unit, higher, series, &step);
+        report_step(out, format, program, quantity, unit, higher, started, series, &step);
     }
     free(x);
     char line[512];

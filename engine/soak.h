@@ -33,8 +33,9 @@ typedef struct {
 
 /* Rank 0, at the end: each size's step, written as records (JSON: "step" and "soak"; CSV: nothing;
  * text: "# step" and "# soak" lines) and one line per step on standard error. quantity and unit
- * name the headline ("bw", "MB/s"); higher: whether more is better. */
+ * name the headline ("bw", "MB/s"); higher: whether more is better; started: the soak's start,
+ * seconds since the epoch (UTC), for the steps' clock times. */
 void fp_soak_judge(fp_soak_t *s, FILE *out, fp_format_t format, const char *program, const char *quantity,
-                   const char *unit, int higher, double seconds, fp_soak_summary_t *summary);
+                   const char *unit, int higher, double started, double seconds, fp_soak_summary_t *summary);
 
 #endif

@@ -71,7 +71,6 @@ typedef struct fp_meta {
     int soak;
     long soak_cycles;
     double soak_s;
-    char soak_start[32]; /* UTC date and time the soak began */
 } fp_meta_t;
 
 /* A quantity's median and the 95% confidence interval of that median, in its unit. */

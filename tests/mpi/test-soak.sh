@@ -24,7 +24,7 @@ known() {
 
 # The step the rows show, computed here: the first cycle at 2 us, and Pettitt's bound from ranks.
 cat >"$work/step.py" <<'EOF'
-import json, math, sys
+import json, math, re, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 rows = [r for r in recs if r["type"] == "row"]
 steps = [r for r in recs if r["type"] == "step"]
@@ -42,6 +42,7 @@ p = min(1.0, 2 * math.exp(-6 * k * k / (n ** 3 + n ** 2)))
 s = steps[0]
 ok = (len(steps) == 1 and s["size"] == 8 and s["cycle"] == first + 1 and s["before"] == 1 and s["after"] == 2
       and s["change"] == 1 and abs(s["p"] - p) <= 1e-6 * p and s["unit"] == "us" and s["worse"]
+      and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", s["time"])
       and soak[0]["steps"] == 1 and soak[0]["decided"] and soak[0]["cycles"] == n)
 if not ok:
     print("  expected the step at cycle", first + 1, "p", p, "got", steps, soak)
@@ -53,7 +54,7 @@ check "a step: exit 3" rc_is 3
 check "a step: one record at the cycle the rows change, 1 -> 2 us, +100%, Pettitt's bound" \
     "$PYTHON3" "$work/step.py" "$work/out"
 check "a step: one line on standard error naming size, cycle and values" sh -c \
-    "[ \"\$(grep -c '^fabperf_latency: latency at 8 steps up 100.0% at cycle [0-9]* (+[0-9.]* s): 1 -> 2 us (p = [0-9.e-]*), worse\$' '$work/err')\" -eq 1 ]"
+    "[ \"\$(grep -c '^fabperf_latency: latency at 8 steps up 100.0% at cycle [0-9]* (+[0-9.]* s, 20[0-9-]*T[0-9:]*Z): 1 -> 2 us (p = [0-9.e-]*), worse\$' '$work/err')\" -eq 1 ]"
 
 known "FP_KNOWN_AFTER_STEPS=1500 FP_KNOWN_AFTER_US=2" --cycles 20
 check "a step, text: the cycle lines, the step and the soak's summary" sh -c \
