@@ -156,6 +156,8 @@ double fp_line_rate_in_unit(const fp_bench_t *bench, double bps);
 
 /* Report hooks (evidence_report.c): extra keys after a row's own columns. */
 void fp_evidence_json_keys(FILE *out, const struct fp_metric *metric);
+/* The link counters that moved, as a JSON array of {node, nic, counter, delta, error}. */
+void fp_link_json(FILE *out, const fp_link_set_t *set);
 void fp_evidence_json(FILE *out, const fp_evidence_t *ev, const struct fp_metric *metric);
 void fp_evidence_csv_header(FILE *out, const struct fp_metric *metric);
 void fp_evidence_csv(FILE *out, const fp_evidence_t *ev, const struct fp_metric *metric);

@@ -1,6 +1,5 @@
 /* Link health counters: which exist for a node's physical NICs, and what moved between two reads. */
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,15 +54,8 @@ const fp_link_counter_t fp_link_netdev_counters[] = {
 };
 const size_t fp_link_netdev_count = sizeof fp_link_netdev_counters / sizeof fp_link_netdev_counters[0];
 
-/* snprintf whose truncation is harmless: an over-long path simply does not open. */
-static void put_path(char *dst, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void put_path(char *dst, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(dst, len, fmt, ap);
-    va_end(ap);
-}
+/* A path into dst; an over-long one is truncated and simply does not open. */
+#define put_path(dst, len, ...) ((dst)[0] = '\0', fp_append((dst), (len), __VA_ARGS__))
 
 int fp_link_tables(const fp_nic_t *nic, char dirs[2][300], const fp_link_counter_t *tables[2], size_t counts[2])
 {

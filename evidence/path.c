@@ -197,27 +197,37 @@ static int link_records(fp_path_t *p, fp_link_watch_t *w)
     return n;
 }
 
-/* Rank 0: every rank's link records of the size (leaders only have any). */
-static int gather_links(fp_path_t *p, fp_run_t *run, int n, int *total)
+/* Rank 0: every rank's records of `size` bytes into *buf (grown as needed), p->counts[r] holding
+ * rank r's count on entry (only leaders have any); their number in *total. */
+static int gather_records(fp_path_t *p, fp_run_t *run, const void *mine, int n, size_t size, void **buf,
+                          size_t *cap, int *total)
 {
     *total = 0;
     if (run->ctx.rank == 0) {
         for (int r = 0; r < p->nranks; r++) {
-            p->counts[r] = p->heads[r].nlinks * (int)sizeof(link_rec_t);
-            p->displs[r] = *total * (int)sizeof(link_rec_t);
-            *total += p->heads[r].nlinks;
+            int count = p->counts[r];
+            p->counts[r] = count * (int)size;
+            p->displs[r] = *total * (int)size;
+            *total += count;
         }
-        if ((size_t)*total > p->link_cap) {
-            link_rec_t *grown = realloc(p->link_recs, (size_t)*total * sizeof *grown);
+        if ((size_t)*total > *cap) {
+            void *grown = realloc(*buf, (size_t)*total * size);
             if (!grown)
-                return fp_fail("link health: out of memory for %d counter records", *total);
-            p->link_recs = grown;
-            p->link_cap = (size_t)*total;
+                return fp_fail("path evidence: out of memory for %d records of %zu B", *total, size);
+            *buf = grown;
+            *cap = (size_t)*total;
         }
     }
-    FP_MPI_CHECK(MPI_Gatherv(p->moved, n * (int)sizeof(link_rec_t), MPI_BYTE, p->link_recs, p->counts, p->displs,
-                             MPI_BYTE, 0, run->ctx.comm));
+    FP_MPI_CHECK(MPI_Gatherv(mine, n * (int)size, MPI_BYTE, *buf, p->counts, p->displs, MPI_BYTE, 0, run->ctx.comm));
     return FP_OK;
+}
+
+/* Rank 0: every rank's link records (heads[r].nlinks of them). */
+static int gather_links(fp_path_t *p, fp_run_t *run, int n, int *total)
+{
+    for (int r = 0; run->ctx.rank == 0 && r < p->nranks; r++)
+        p->counts[r] = p->heads[r].nlinks;
+    return gather_records(p, run, p->moved, n, sizeof(link_rec_t), (void **)&p->link_recs, &p->link_cap, total);
 }
 
 static int gather(fp_path_t *p, fp_run_t *run, const fp_row_t *row, int *total, int *links)
@@ -228,23 +238,9 @@ static int gather(fp_path_t *p, fp_run_t *run, const fp_row_t *row, int *total, 
     int nlinks = link_records(p, &p->links);
     rank_head_t head = {row->traffic_bytes, row->traffic_peer, n, nlinks};
     FP_MPI_CHECK(MPI_Gather(&head, (int)sizeof head, MPI_BYTE, p->heads, (int)sizeof head, MPI_BYTE, 0, run->ctx.comm));
-    *total = 0;
-    if (run->ctx.rank == 0) {
-        for (int r = 0; r < p->nranks; r++) {
-            p->counts[r] = p->heads[r].nrecs * (int)sizeof(nic_rec_t);
-            p->displs[r] = *total * (int)sizeof(nic_rec_t);
-            *total += p->heads[r].nrecs;
-        }
-        if ((size_t)*total > p->recs_cap) {
-            nic_rec_t *grown = realloc(p->recs, (size_t)*total * sizeof *grown);
-            if (!grown)
-                return fp_fail("path evidence: out of memory for %d NIC records", *total);
-            p->recs = grown;
-            p->recs_cap = (size_t)*total;
-        }
-    }
-    FP_MPI_CHECK(MPI_Gatherv(p->mine, n * (int)sizeof(nic_rec_t), MPI_BYTE, p->recs, p->counts, p->displs, MPI_BYTE,
-                             0, run->ctx.comm));
+    for (int r = 0; run->ctx.rank == 0 && r < p->nranks; r++)
+        p->counts[r] = p->heads[r].nrecs;
+    FP_CHECK(gather_records(p, run, p->mine, n, sizeof(nic_rec_t), (void **)&p->recs, &p->recs_cap, total));
     return gather_links(p, run, nlinks, links);
 }
 
@@ -375,69 +371,73 @@ static void collect(const fp_path_t *p, int total, fp_evidence_t *ev, double *pa
     memcpy(ev->nics, all, (size_t)ev->nnics * sizeof all[0]);
 }
 
-/* Rank 0: each node's NICs off loopback added up, a RoCE port and its netdev as one wire (the
- * larger of the two per direction: they may count the same bytes); shared where a NIC counted
- * more than the node's ranks can account for (fp_wire_allowance). */
+/* Whether recs[i] is a wire of its own: not loopback, and not a RoCE port's netdev (the port
+ * counts for it); the port's netdev record, if any, in *netdev. */
+static int own_wire(const nic_rec_t *recs, int count, int i, const nic_rec_t **netdev)
+{
+    int shadowed = 0;
+    *netdev = NULL;
+    for (int j = 0; j < count; j++) {
+        shadowed |= recs[j].netdev[0] && strcmp(recs[j].netdev, recs[i].name) == 0;
+        if (recs[i].netdev[0] && strcmp(recs[j].name, recs[i].netdev) == 0)
+            *netdev = &recs[j];
+    }
+    return !shadowed && strcmp(recs[i].name, "lo") != 0;
+}
+
+/* One node's wires (its leader's records): bytes added up, a port and its netdev as one wire (the
+ * larger of the two per direction: they may count the same bytes); shared where a NIC counted more
+ * than the node's ranks can account for (accountable < 0: unknown); then its line rate, of the
+ * wires that carried >= 10% of its bytes (a virtual one or one without a rate leaves it unknown). */
+static void wire_node(const nic_rec_t *recs, int count, double accountable, size_t size, fp_wire_node_t *node)
+{
+    const nic_rec_t *netdev;
+    for (int i = 0; i < count; i++) {
+        if (!own_wire(recs, count, i, &netdev))
+            continue;
+        double tx = recs[i].tx, rx = recs[i].rx;
+        if (netdev) {
+            tx = netdev->tx > tx ? netdev->tx : tx;
+            rx = netdev->rx > rx ? netdev->rx : rx;
+        }
+        node->tx = node->tx < 0 || tx < 0 ? -1 : node->tx + tx;
+        node->rx = node->rx < 0 || rx < 0 ? -1 : node->rx + rx;
+        node->shared |= accountable >= 0 && recs[i].bytes > fp_wire_allowance(accountable, size);
+    }
+    double all = node->tx + node->rx, sum = 0;
+    int unknown = 0;
+    char names[160] = "", virtual_names[160] = "";
+    if (count == 0 || all <= 0)
+        return;
+    for (int i = 0; i < count; i++) {
+        const nic_rec_t *rec = &recs[i];
+        if (!own_wire(recs, count, i, &netdev) || rec->bytes < 0.1 * all)
+            continue;
+        sum += rec->line_rate_bps;
+        unknown |= rec->line_rate_bps <= 0 || rec->is_virtual;
+        fp_append(names, sizeof names, "%s%s", names[0] ? "+" : "", rec->name);
+        if (rec->is_virtual)
+            fp_append(virtual_names, sizeof virtual_names, "%s%s", virtual_names[0] ? ", " : "", rec->name);
+    }
+    node->line_rate_bps = unknown ? 0 : sum;
+    if (!unknown)
+        snprintf(node->line_from, sizeof node->line_from, "%s", names);
+    else if (virtual_names[0])
+        snprintf(node->line_from, sizeof node->line_from, "none: %s virtual", virtual_names);
+    else
+        snprintf(node->line_from, sizeof node->line_from, "unknown: %s reports no speed", names);
+}
+
+/* Rank 0: every node's wires (wire_node); a node's records sit together, in its leader's block of
+ * the gather. */
 static void wire_nodes(const fp_path_t *p, const double *exchanged, double all_exchanged, size_t size,
                        fp_wire_node_t *nodes)
 {
     for (int h = 0; h < p->nhosts; h++)
         snprintf(nodes[h].node, sizeof nodes[h].node, "%s", p->names[h]);
-    /* a node's records sit together, in its leader's block of the gather */
     for (int r = 0, start = 0; r < p->nranks; start += p->heads[r++].nrecs) {
-        int count = p->heads[r].nrecs, host = p->host_of[r];
-        const nic_rec_t *recs = p->recs + start;
-        fp_wire_node_t *node = &nodes[host];
-        for (int i = 0; i < count; i++) {
-            const nic_rec_t *rec = &recs[i];
-            int shadowed = 0;
-            const nic_rec_t *netdev = NULL;
-            for (int j = 0; j < count; j++) {
-                shadowed |= recs[j].netdev[0] && strcmp(recs[j].netdev, rec->name) == 0;
-                if (rec->netdev[0] && strcmp(recs[j].name, rec->netdev) == 0)
-                    netdev = &recs[j];
-            }
-            if (strcmp(rec->name, "lo") == 0 || shadowed)
-                continue;
-            double tx = rec->tx, rx = rec->rx;
-            if (netdev) {
-                tx = netdev->tx > tx ? netdev->tx : tx;
-                rx = netdev->rx > rx ? netdev->rx : rx;
-            }
-            node->tx = node->tx < 0 || tx < 0 ? -1 : node->tx + tx;
-            node->rx = node->rx < 0 || rx < 0 ? -1 : node->rx + rx;
-            node->shared |= all_exchanged > 0 && rec->bytes > fp_wire_allowance(exchanged[host], size);
-        }
-    }
-    /* each node's line rate: of its NICs that carried >= 10% of its bytes (a virtual one or one
-     * without a rate leaves it unknown) */
-    for (int r = 0, start = 0; r < p->nranks; start += p->heads[r++].nrecs) {
-        int count = p->heads[r].nrecs, unknown = 0;
-        fp_wire_node_t *node = &nodes[p->host_of[r]];
-        double all = node->tx + node->rx, sum = 0;
-        char names[160] = "", virtual_names[160] = "";
-        for (int i = 0; i < count && all > 0; i++) {
-            const nic_rec_t *rec = &p->recs[start + i];
-            int shadowed = 0; /* a RoCE port's netdev: the port counts for the wire */
-            for (int j = 0; j < count; j++)
-                shadowed |= p->recs[start + j].netdev[0] && strcmp(p->recs[start + j].netdev, rec->name) == 0;
-            if (strcmp(rec->name, "lo") == 0 || shadowed || rec->bytes < 0.1 * all)
-                continue;
-            sum += rec->line_rate_bps;
-            unknown |= rec->line_rate_bps <= 0 || rec->is_virtual;
-            fp_append(names, sizeof names, "%s%s", names[0] ? "+" : "", rec->name);
-            if (rec->is_virtual)
-                fp_append(virtual_names, sizeof virtual_names, "%s%s", virtual_names[0] ? ", " : "", rec->name);
-        }
-        if (count == 0 || all <= 0)
-            continue;
-        node->line_rate_bps = unknown ? 0 : sum;
-        if (!unknown)
-            snprintf(node->line_from, sizeof node->line_from, "%s", names);
-        else if (virtual_names[0])
-            snprintf(node->line_from, sizeof node->line_from, "none: %s virtual", virtual_names);
-        else
-            snprintf(node->line_from, sizeof node->line_from, "unknown: %s reports no speed", names);
+        int host = p->host_of[r];
+        wire_node(p->recs + start, p->heads[r].nrecs, all_exchanged > 0 ? exchanged[host] : -1, size, &nodes[host]);
     }
 }
 

@@ -103,18 +103,9 @@ void fp_pairs_emit_round_links(fp_run_t *run, size_t bytes, size_t r, const fp_l
     flockfile(out);
     if (json(run)) {
         json_head(run, out, "link", bytes);
-        fprintf(out, ",\"round\":%zu,\"shift\":%zu,\"errors\":%d,\"links\":[", r + 1, k, set->errors);
-        for (int i = 0; i < set->count; i++) {
-            const fp_link_moved_t *l = &set->moved[i];
-            fputs(i ? ",{\"node\":" : "{\"node\":", out);
-            fp_json_string(out, l->node);
-            fputs(",\"nic\":", out);
-            fp_json_string(out, l->nic);
-            fputs(",\"counter\":", out);
-            fp_json_string(out, l->counter);
-            fprintf(out, ",\"delta\":%.0f,\"error\":%s}", l->delta, l->error ? "true" : "false");
-        }
-        fputs("],\"cells\":[", out);
+        fprintf(out, ",\"round\":%zu,\"shift\":%zu,\"errors\":%d,\"links\":", r + 1, k, set->errors);
+        fp_link_json(out, set);
+        fputs(",\"cells\":[", out);
     } else {
         fprintf(out, "# link round %zu/%zu (shift %zu): ", r + 1, m->layout.nshifts, k);
         fp_text_string(out, set->line);

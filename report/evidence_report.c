@@ -26,6 +26,22 @@ void fp_evidence_json_keys(FILE *out, const struct fp_metric *metric)
     fprintf(out, ",\"verdict\",\"expect\",\"line_rate_gbps\",\"efficiency\",\"%s\",\"path\"", fp_net_key(metric));
 }
 
+void fp_link_json(FILE *out, const fp_link_set_t *set)
+{
+    fputc('[', out);
+    for (int i = 0; i < set->count; i++) {
+        const fp_link_moved_t *m = &set->moved[i];
+        fputs(i ? ",{\"node\":" : "{\"node\":", out);
+        fp_json_string(out, m->node);
+        fputs(",\"nic\":", out);
+        fp_json_string(out, m->nic);
+        fputs(",\"counter\":", out);
+        fp_json_string(out, m->counter);
+        fprintf(out, ",\"delta\":%.0f,\"error\":%s}", m->delta, m->error ? "true" : "false");
+    }
+    fputc(']', out);
+}
+
 static void json_path(FILE *out, const fp_evidence_t *ev)
 {
     fputs("{\"payload_bytes\":", out);
@@ -65,18 +81,9 @@ static void json_path(FILE *out, const fp_evidence_t *ev)
     fp_json_string_or_null(out, ev->nic_verdict ? fp_verdict_name((fp_verdict_t)ev->nic_verdict) : NULL);
     fputs(",\"nic_why\":", out);
     fp_json_string_or_null(out, ev->nic_why);
-    fputs(",\"link\":[", out);
-    for (int i = 0; i < ev->link.count; i++) {
-        const fp_link_moved_t *m = &ev->link.moved[i];
-        fputs(i ? ",{\"node\":" : "{\"node\":", out);
-        fp_json_string(out, m->node);
-        fputs(",\"nic\":", out);
-        fp_json_string(out, m->nic);
-        fputs(",\"counter\":", out);
-        fp_json_string(out, m->counter);
-        fprintf(out, ",\"delta\":%.0f,\"error\":%s}", m->delta, m->error ? "true" : "false");
-    }
-    fprintf(out, "],\"link_errors\":%d,\"wire\":", ev->link.errors);
+    fputs(",\"link\":", out);
+    fp_link_json(out, &ev->link);
+    fprintf(out, ",\"link_errors\":%d,\"wire\":", ev->link.errors);
     if (isfinite(ev->net)) {
         fputs("{\"node\":", out);
         fp_json_string(out, ev->net_node);

@@ -179,25 +179,34 @@ def plot_points(config):
     return points
 
 
-def svg_axes(ax, xs, title, ylabel):
-    parts = [f'<text x="{ax.W / 2:.0f}" y="18" text-anchor="middle" class="pt">{h(title)}</text>']
+def svg_frame(ax, title, xlabel, ylabel):
+    """Title, frame, the y axis' log ticks and both axis labels; the x ticks are the caller's."""
     bottom, right = ax.H - ax.BOTTOM, ax.W - ax.RIGHT
-    parts.append(f'<rect x="{ax.LEFT}" y="{ax.TOP}" width="{right - ax.LEFT}" '
-                 f'height="{bottom - ax.TOP}" class="frame"/>')
-    sizes = sorted(set(xs))
-    step = max(1, math.ceil(len(sizes) / 10))
-    for s in sizes[::step]:
-        x = ax.x(s)
-        parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{ax.TOP}" y2="{bottom}" class="grid"/>'
-                     f'<text x="{x:.1f}" y="{bottom + 15}" text-anchor="middle">{fmt_size(s)}</text>')
+    parts = [f'<text x="{ax.W / 2:.0f}" y="18" text-anchor="middle" class="pt">{h(title)}</text>',
+             f'<rect x="{ax.LEFT}" y="{ax.TOP}" width="{right - ax.LEFT}" height="{bottom - ax.TOP}" '
+             f'class="frame"/>']
     for t in log_ticks(10 ** ax.y0, 10 ** ax.y1):
         y = ax.y(t)
         parts.append(f'<line x1="{ax.LEFT}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
                      f'<text x="{ax.LEFT - 5}" y="{y + 4:.1f}" text-anchor="end">{t:.6g}</text>')
     parts.append(f'<text x="{(ax.LEFT + right) / 2:.0f}" y="{ax.H - 8}" text-anchor="middle">'
-                 f'message size (bytes)</text>')
+                 f'{h(xlabel)}</text>')
     parts.append(f'<text transform="translate(14 {(ax.TOP + bottom) / 2:.0f}) rotate(-90)" '
                  f'text-anchor="middle">{h(ylabel)}</text>')
+    return parts
+
+
+def x_tick(ax, x, text):
+    bottom = ax.H - ax.BOTTOM
+    return (f'<line x1="{x:.1f}" x2="{x:.1f}" y1="{ax.TOP}" y2="{bottom}" class="grid"/>'
+            f'<text x="{x:.1f}" y="{bottom + 15}" text-anchor="middle">{text}</text>')
+
+
+def svg_axes(ax, xs, title, ylabel):
+    parts = svg_frame(ax, title, "message size (bytes)", ylabel)
+    sizes = sorted(set(xs))
+    step = max(1, math.ceil(len(sizes) / 10))
+    parts.extend(x_tick(ax, ax.x(s), fmt_size(s)) for s in sizes[::step])
     return parts
 
 
@@ -257,21 +266,8 @@ def svg_over_time(title, unit, series, steps):
     span = ax.W - ax.LEFT - ax.RIGHT
     x = lambda t: ax.LEFT + (t - t0) / (t1 - t0) * span  # noqa: E731
     bottom, right = ax.H - ax.BOTTOM, ax.W - ax.RIGHT
-    parts = [f'<text x="{ax.W / 2:.0f}" y="18" text-anchor="middle" class="pt">{h(title)}</text>',
-             f'<rect x="{ax.LEFT}" y="{ax.TOP}" width="{right - ax.LEFT}" height="{bottom - ax.TOP}" '
-             f'class="frame"/>']
-    for k in range(6):
-        t = t0 + (t1 - t0) * k / 5
-        parts.append(f'<line x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{ax.TOP}" y2="{bottom}" class="grid"/>'
-                     f'<text x="{x(t):.1f}" y="{bottom + 15}" text-anchor="middle">{t:.3g}</text>')
-    for tick in log_ticks(10 ** ax.y0, 10 ** ax.y1):
-        y = ax.y(tick)
-        parts.append(f'<line x1="{ax.LEFT}" x2="{right}" y1="{y:.1f}" y2="{y:.1f}" class="grid"/>'
-                     f'<text x="{ax.LEFT - 5}" y="{y + 4:.1f}" text-anchor="end">{tick:.6g}</text>')
-    parts.append(f'<text x="{(ax.LEFT + right) / 2:.0f}" y="{ax.H - 8}" text-anchor="middle">'
-                 f'seconds since the soak began</text>'
-                 f'<text transform="translate(14 {(ax.TOP + bottom) / 2:.0f}) rotate(-90)" '
-                 f'text-anchor="middle">{h(unit)}</text>')
+    parts = svg_frame(ax, title, "seconds since the soak began", unit)
+    parts.extend(x_tick(ax, x(t0 + (t1 - t0) * k / 5), f"{t0 + (t1 - t0) * k / 5:.3g}") for k in range(6))
     for i, (size, points) in enumerate(sorted(series.items())[:len(PALETTE)]):
         color = PALETTE[i % len(PALETTE)]
         path = " ".join(f"{'M' if j == 0 else 'L'}{x(t):.1f},{ax.y(v):.1f}" for j, (t, v) in enumerate(points))
