@@ -32,6 +32,9 @@ int fp_gpu_per_rank_check(fp_run_t *run, char *err, size_t errlen)
     gpu_record_t mine;
     memset(&mine, 0, sizeof mine);
     MPI_Get_processor_name(mine.host, &len);
+    const char *nccl_host = getenv("NCCL_HOSTID"); /* NCCL tells hosts apart by it where set */
+    if (nccl_host && nccl_host[0])
+        snprintf(mine.host, sizeof mine.host, "NCCL_HOSTID=%s", nccl_host);
     fp_gpu_bus_id(mine.bus_id, sizeof mine.bus_id);
     gpu_record_t *all = malloc((size_t)n * sizeof *all);
     const char **hosts = malloc((size_t)n * sizeof *hosts), **bus_ids = malloc((size_t)n * sizeof *bus_ids);

@@ -7,8 +7,12 @@
 
 #include "collective.h"
 #include "gpu.h"
+#include "nccl_algo.h"
 #include "nccl_comm.h"
 #include "nccl_log.h"
+
+/* NCCL loads one profiler plugin per process. */
+static fp_nccl_algo_t algo;
 
 static fp_nccl_t *state(fp_ctx_t *ctx)
 {
@@ -57,12 +61,22 @@ static int nccl_init(fp_ctx_t *ctx, char *about, size_t len)
     if (!s)
         return fp_fail("calloc(NCCL state) failed");
     fp_coll_ctx(ctx)->state = s;
-    FP_CHECK(fp_nccl_open(s, ctx->comm, ctx->rank, ctx->nranks, version, sizeof version, &device));
+    fp_nccl_algo_prepare(&algo);
+    int rc = fp_nccl_open(s, ctx->comm, ctx->rank, ctx->nranks, version, sizeof version, &device);
+    fp_nccl_algo_attach(&algo);
+    FP_CHECK(rc);
     snprintf(about, len, "%s, one GPU per rank, rank 0 on device %d", version, device);
     if (ctx->rank == 0)
         record_transport(readable, log_path, ours, about, len);
     else if (ours)
         unlink(log_path);
+    char chosen[512];
+    if (ctx->nranks == 1)
+        snprintf(chosen, sizeof chosen, "none with one rank (NCCL copies locally)");
+    else
+        fp_nccl_algo_about(&algo, chosen, sizeof chosen);
+    size_t used = strlen(about);
+    snprintf(about + used, len - used, "; algorithm per size: %s", chosen);
     return FP_OK;
 }
 
@@ -151,6 +165,21 @@ static int nccl_reduce(fp_ctx_t *ctx, const void *send, void *recv, size_t count
     return FP_OK;
 }
 
+/* Rank 0's choices are reported; every rank records its own. */
+static int nccl_watch(fp_ctx_t *ctx, int on)
+{
+    if (!algo.arm || ctx->nranks == 1)
+        return 0;
+    algo.arm(on);
+    return 1;
+}
+
+static void nccl_chosen(fp_ctx_t *ctx, fp_nccl_choices_t *out)
+{
+    (void)ctx;
+    algo.take(out);
+}
+
 /* Pairwise sends and receives in one group, as nccl-tests does (works with every NCCL). */
 static int nccl_alltoall(fp_ctx_t *ctx, const void *send, void *recv, size_t count)
 {
@@ -175,4 +204,5 @@ const fp_coll_ops_t fp_coll_nccl = {
     .no_in_place = 1u << FP_COLL_ALLTOALL, /* sends would read what receives overwrite */
     .rs_in_place_at_start = 0, .device_only = 1, .min_batch = FP_NCCL_MIN_BATCH,
     .split = nccl_split, .unsplit = nccl_unsplit, .wait = nccl_wait,
+    .watch = nccl_watch, .chosen = nccl_chosen,
 };

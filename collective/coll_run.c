@@ -191,6 +191,22 @@ static void skip_known_crash(fp_run_t *run, char *about, size_t len)
              "root other than 0 (pmodels/mpich#6540, fixed in 4.1.2); -r 0 runs it");
 }
 
+/* The family's part of the row being filled: one per run, rank 0 reports it before the next. */
+static fp_coll_row_t row_part;
+
+/* Between the warm-up and the timed samples: what the backend chose for the warm-up's calls. */
+static int coll_warmed_up(fp_run_t *run)
+{
+    fp_coll_ctx_t *c = fp_coll_ctx(&run->ctx);
+    if (!c->watching)
+        return FP_OK;
+    c->watching = 0;
+    c->ops->watch(&run->ctx, 0);
+    c->ops->chosen(&run->ctx, &row_part.chosen);
+    row_part.chosen_known = 1;
+    return FP_OK;
+}
+
 static int coll_open(fp_run_t *run)
 {
     fp_coll_ctx_t *c = fp_coll_ctx(&run->ctx);
@@ -202,6 +218,8 @@ static int coll_open(fp_run_t *run)
     };
     if (fp_expect_any(&run->params.expect))
         run->sampler.verdict_pending = coll_verdict_pending;
+    if (c->ops->watch)
+        run->sampler.warmed_up = coll_warmed_up;
     describe(run);
     return FP_OK;
 }
@@ -246,9 +264,6 @@ static void set_variant(fp_run_t *run, const fp_coll_layout_t *l, fp_variant_t v
 }
 
 /* ---- measurement ---- */
-
-/* The family's part of the row being filled: one per run, rank 0 reports it before the next. */
-static fp_coll_row_t row_part;
 
 /* One variant: samples (seconds per batch) -> us per call, algbw and busbw from the median. */
 static int measure_variant(fp_run_t *run, size_t bytes, fp_variant_t v, long batch, fp_coll_row_t *part,
@@ -306,6 +321,8 @@ static int coll_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
             continue;
         set_variant(run, &l, v == FP_VAR_IP ? FP_VAR_IP : FP_VAR_OOP);
         fp_coll_ctx(&run->ctx)->sampling = (fp_variant_t)v;
+        if (v == FP_VAR_OOP && fp_coll_ctx(&run->ctx)->ops->watch) /* its warm-up's calls */
+            fp_coll_ctx(&run->ctx)->watching = fp_coll_ctx(&run->ctx)->ops->watch(&run->ctx, 1);
         FP_CHECK(measure_variant(run, bytes, (fp_variant_t)v, batch, part, &met));
         if (v != FP_VAR_ISO && met >= 0)
             row->target_met = row->target_met < 0 ? met : row->target_met && met;

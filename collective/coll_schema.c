@@ -79,6 +79,18 @@ static const fp_column_t ccol_stddev = {"stddev_us", "", 0, 0, FP_COL_REAL, fp_g
 static const fp_column_t ccol_check = {"validation", "", 0, 0, FP_COL_CHECK, fp_get_check, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
 static const fp_column_t ccol_wrong = {"wrong", "", 0, 0, FP_COL_COUNT, fp_get_wrong, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
 
+/* What the backend chose (NCCL): the choice most warm-up calls had; null where not recorded. */
+static const fp_nccl_choice_t *chosen(const fp_row_t *r)
+{
+    return coll(r)->chosen_known ? fp_nccl_choices_main(&coll(r)->chosen) : NULL;
+}
+static const char *get_algo(const fp_row_t *r) { return chosen(r) ? chosen(r)->algo : NULL; }
+static const char *get_proto(const fp_row_t *r) { return chosen(r) ? chosen(r)->proto : NULL; }
+static double get_channels(const fp_row_t *r) { return chosen(r) ? chosen(r)->channels : NAN; }
+static const fp_column_t ccol_algo = {"nccl_algo", "", 0, 0, FP_COL_TEXT, NULL, NULL, NULL, get_algo, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_proto = {"nccl_proto", "", 0, 0, FP_COL_TEXT, NULL, NULL, NULL, get_proto, NULL, NULL, FP_SHOW_DATA};
+static const fp_column_t ccol_channels = {"nccl_channels", "", 0, 0, FP_COL_COUNT, get_channels, NULL, NULL, NULL, NULL, NULL, FP_SHOW_DATA};
+
 static const fp_column_t *const collective_columns[] = {
     &ccol_size, &ccol_count, &ccol_type, &ccol_redop, &ccol_root,
     &ccol_oop_time, &ccol_oop_algbw, &ccol_oop_busbw, &ccol_oop_wrong,
@@ -86,7 +98,8 @@ static const fp_column_t *const collective_columns[] = {
     &ccol_oop_lo, &ccol_oop_hi, &ccol_ip_lo, &ccol_ip_hi, &ccol_iso_time, &ccol_iso_lo, &ccol_iso_hi,
     &ccol_ci_pct, &ccol_samples, &ccol_batch, &ccol_target,
     &ccol_p50, &ccol_p50_lo, &ccol_p50_hi, &ccol_min, &ccol_max, &ccol_mean, &ccol_p99, &ccol_stddev,
-    &ccol_ip_ci_pct, &ccol_iso_ci_pct, &ccol_iso_mean, &ccol_timed_calls, &ccol_check, &ccol_wrong, NULL,
+    &ccol_ip_ci_pct, &ccol_iso_ci_pct, &ccol_iso_mean, &ccol_timed_calls, &ccol_check, &ccol_wrong,
+    &ccol_algo, &ccol_proto, &ccol_channels, NULL,
 };
 
 /* ---- the header and the closing lines ---- */
@@ -160,6 +173,16 @@ static void coll_json_end(FILE *out, const fp_report_t *r)
         fprintf(out, ",\"avg_busbw_gbps\":null,\"wrong\":%ld", r->wrong_total);
 }
 
+/* Under the row in text: every choice the warm-up's calls had, or that none was seen. */
+static void coll_text_row_lines(FILE *out, const fp_row_t *row)
+{
+    if (!coll(row)->chosen_known)
+        return;
+    char text[640];
+    fp_nccl_choices_text(&coll(row)->chosen, text, sizeof text);
+    fprintf(out, "# nccl %zu: %s\n", row->size, text[0] ? text : "no call recorded during the warm-up (-x 0 runs none)");
+}
+
 /* --layout osu: OSU times one call per iteration, as the isolated variant does. */
 static double coll_osu_value(const fp_row_t *row)
 {
@@ -175,6 +198,7 @@ const fp_metric_t fp_metric_collective = {
     .tally = coll_tally,
     .text_end = coll_text_end,
     .json_end = coll_json_end,
+    .text_row_lines = coll_text_row_lines,
     .osu_heading = "Avg Latency(us)", /* osu_allreduce and the others */
     .osu_value = coll_osu_value,
     .nccl_header = fp_coll_nccl_header,

@@ -8,6 +8,7 @@
 
 #include "fp.h"
 #include "stats.h"
+#include "nccl_choice.h"
 
 /* Communication backends of the collectives, indexed into fp_coll_backends[]. */
 typedef enum { FP_BACKEND_MPI, FP_BACKEND_NCCL, FP_BACKEND_COUNT } fp_backend_t;
@@ -102,6 +103,11 @@ typedef struct fp_coll_ops {
     /* Waits for the calls enqueued whatever the timer (complete does not where the timer times the
      * work itself); NULL: complete does. */
     int (*wait)(fp_ctx_t *ctx);
+    /* What the library chose for its calls (NCCL: algorithm, protocol, channels): watch(ctx, 1)
+     * starts recording the calls made from then on and returns 0 where nothing can be recorded;
+     * watch(ctx, 0) stops, and chosen() hands over what was seen. NULL: nothing is known. */
+    int (*watch)(fp_ctx_t *ctx, int on);
+    void (*chosen)(fp_ctx_t *ctx, fp_nccl_choices_t *out);
 } fp_coll_ops_t;
 
 extern const fp_coll_ops_t fp_coll_mpi, fp_coll_nccl;
@@ -122,6 +128,7 @@ typedef struct fp_coll_ctx {
     /* Rotation: call k uses send + o and recv + o, o = (k mod steps) x stride bytes. */
     size_t steps, stride, calls;
     fp_variant_t sampling; /* the variant being sampled: only out of place is judged (--expect) */
+    int watching;          /* ops->watch is recording this size's warm-up calls */
     /* One call of this collective on these buffers. */
     int (*call)(fp_ctx_t *ctx, const struct fp_coll_ctx *c, const void *send, void *recv);
     /* --suspects-from: the sweep's node names of its findings, what they resolve to in this job
@@ -145,6 +152,8 @@ typedef struct fp_coll_row {
     long var_batch[FP_VAR_COUNT];
     double algbw[FP_VAR_COUNT], busbw[FP_VAR_COUNT]; /* GB/s from the median; NAN when not run */
     long var_wrong[FP_VAR_COUNT]; /* -1 when not validated */
+    int chosen_known;             /* the backend records its choices (ops->watch) */
+    fp_nccl_choices_t chosen;     /* what it chose in the out-of-place warm-up calls */
 } fp_coll_row_t;
 extern const fp_coll_ops_t *const fp_coll_backends[FP_BACKEND_COUNT];
 
@@ -202,7 +211,7 @@ int fp_type_is_unwritten(fp_type_t type, double value);
 
 /* The collectives' header fields (fp_meta_t.family), filled when the family opens. */
 typedef struct fp_coll_meta {
-    char backend[640];         /* "mpi (...)" or "nccl 2.28.9 (...); transport ..." */
+    char backend[1024];        /* "mpi (...)" or "nccl 2.28.9 (...); transport ...; algorithm per size: ..." */
     const char *datatype, *op; /* op: "none" for data movement */
     int root;                  /* -1 when not rooted */
     const char *busbw_formula; /* "2(n-1)/n" */

@@ -31,6 +31,9 @@ typedef struct fp_sampler {
      * statistics (seconds per sample of `batch` operations), so sampling goes on to the budget;
      * NULL: never. */
     int (*verdict_pending)(const struct fp_run *run, size_t bytes, long batch, const fp_stats_t *seconds);
+    /* After a size's warm-up operations, before its batch is chosen and anything is timed; NULL:
+     * nothing. */
+    int (*warmed_up)(struct fp_run *run);
 } fp_sampler_t;
 
 typedef struct fp_run {

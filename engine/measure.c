@@ -169,6 +169,8 @@ static int warm_up(fp_run_t *run, size_t bytes, long *batch)
         fp_guard_step(i + 1);
         FP_CHECK(take_sample(run, (size_t)i % run->capacity, bytes, 1));
     }
+    if (run->sampler.warmed_up)
+        FP_CHECK(run->sampler.warmed_up(run));
     fp_guard_phase("batch choice", 0);
     FP_CHECK(run->timer->collect(0, timed));
     if (fixed > 0)

@@ -64,6 +64,8 @@ typedef struct fp_metric {
     /* Closing lines in text (before the provenance's) and keys of the JSON end record; NULL: none. */
     void (*text_end)(FILE *out, const fp_report_t *r);
     void (*json_end)(FILE *out, const fp_report_t *r);
+    /* Text lines under a row, after its evidence lines; NULL: none. */
+    void (*text_row_lines)(FILE *out, const fp_row_t *row);
     /* --layout osu: the name of OSU's value column, and the value (NULL: row->osu); or, where
      * OSU's program prints more than one value (osu_mbw_mr), its own header and row (NULL: none). */
     const char *osu_heading;

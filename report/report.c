@@ -143,17 +143,20 @@ static void text_row(FILE *out, const fp_meta_t *m, const fp_row_t *row, int ver
         fp_evidence_text_cells(out, row->evidence);
     fputc('\n', out);
     fp_evidence_text_lines(out, row->size, row->evidence, path_shown, FP_REPORT_PATH_SHOWN);
+    if (m->metric->text_row_lines)
+        m->metric->text_row_lines(out, row);
 }
 
 /* ---- CSV and JSON ---- */
 
 static void value_plain(FILE *out, const fp_column_t *c, const fp_row_t *row, int json)
 {
-    if (c->type == FP_COL_TEXT) {
+    if (c->type == FP_COL_TEXT) { /* NULL: not known */
+        const char *s = c->str(row);
         if (json)
-            fp_json_string(out, c->str(row));
+            s ? fp_json_string(out, s) : (void)fputs("null", out);
         else
-            fp_csv_field(out, c->str(row));
+            fp_csv_field(out, s ? s : "");
         return;
     }
     double v = c->get(row);

@@ -104,6 +104,57 @@ if [ "$("$FABPERF_GPU_PROBE" | awk '{ print $1; exit }')" = 1 ]; then
     check "nccl --isolate, four ranks on one GPU: refused up front (exit 2, one line)" sh -c \
         "[ $rc -eq 2 ] && [ \$(grep -c '^fabperf_allreduce:' '$work/err') -eq 1 ] && grep -q 'share the GPU .* and NCCL needs one GPU per rank' '$work/err'"
 fi
+# What NCCL chose per size (algorithm, protocol, channels), from fabperf's profiler plugin. One rank
+# has none (NCCL copies locally); two ranks need two GPUs, or two NCCL hosts: with NCCL_HOSTID set
+# differently per rank NCCL treats the two ranks on one GPU as two nodes joined by its socket
+# transport (here on loopback), and fabperf's check of one GPU per rank follows NCCL's hosts.
+run_job 1 default fabperf_allreduce --backend nccl -m 1K:1K -i 8 -x 2
+check "nccl one rank: the header says no algorithm is chosen" grep -q \
+    '^# backend: nccl .*; algorithm per size: none with one rank (NCCL copies locally)' "$work/out"
+envdir=$work/env
+mkdir -p "$envdir/all" "$envdir/rank.0" "$envdir/rank.1"
+printf fabperf-host-a >"$envdir/rank.0/NCCL_HOSTID"
+printf fabperf-host-b >"$envdir/rank.1/NCCL_HOSTID"
+printf lo >"$envdir/all/NCCL_SOCKET_IFNAME"
+printf 1 >"$envdir/all/NCCL_IB_DISABLE"
+two_hosts() { # FORMAT EXTRA-ENV... : allreduce 8 B to 1 MiB on two NCCL hosts sharing the GPU
+    format=$1
+    shift
+    rm -f "$envdir/all/NCCL_DEBUG" "$envdir/all/NCCL_DEBUG_SUBSYS" "$envdir/all/NCCL_DEBUG_FILE" \
+        "$envdir/all/NCCL_PROFILER_PLUGIN"
+    for assignment in "$@"; do printf %s "${assignment#*=}" >"$envdir/all/${assignment%%=*}"; done
+    FP_ENV_DIR=$envdir timeout 600 "$FABPERF_LAUNCH" 2 default "$FABPERF_TESTS_DIR/rank-env.sh" \
+        "$FABPERF_BIN/fabperf_allreduce" --backend nccl -m 8:1M -f 16 -i 8 -x 2 --format "$format" \
+        </dev/null >"$work/out" 2>"$work/err"
+    rc=$?
+    grep '^# backend:' "$work/out"
+    cat "$work/err"
+}
+two_hosts json NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING "NCCL_DEBUG_FILE=$work/tuning.%p.log"
+check "nccl two hosts: exit 0, the header says where the choices come from" json_check "$work/out" \
+    "$rc == 0 and 'algorithm per size: from NCCL' in meta['backend'] and len(rows) == 5"
+check "nccl two hosts: every size has NCCL's algorithm, protocol and channel count" json_check "$work/out" \
+    "all(r['nccl_algo'] in ('RING', 'TREE', 'COLLNET_DIRECT', 'COLLNET_CHAIN', 'NVLS', 'NVLS_TREE', 'PAT') and r['nccl_proto'] in ('LL', 'LL128', 'SIMPLE') and r['nccl_channels'] >= 1 for r in rows)"
+# NCCL's own tuning log names the same choice for the same byte count.
+check "nccl two hosts: each size's choice is in NCCL's tuning log for that size" "$PYTHON3" -c '
+import glob, json, re, sys
+seen = set()
+for name in glob.glob(sys.argv[2] + "/tuning.*.log"):
+    for line in open(name, errors="replace"):
+        m = re.search(r"AllReduce: (\d+) Bytes -> Algo (\w+) proto (\w+) channel\{Lo..Hi\}=\{(\d+)..(\d+)\}", line)
+        if m:
+            seen.add((int(m[1]), m[2], m[3], int(m[5]) - int(m[4]) + 1))
+rows = [r for r in map(json.loads, open(sys.argv[1])) if r["type"] == "row"]
+print(sorted(seen))
+sys.exit(not rows or not all((r["size"], r["nccl_algo"], r["nccl_proto"], r["nccl_channels"]) in seen for r in rows))' \
+    "$work/out" "$work"
+two_hosts text
+check "nccl two hosts, text: one '# nccl SIZE: AllReduce: ...' line under each of the 5 sizes" sh -c \
+    "[ $rc -eq 0 ] && [ \$(grep -Ec '^# nccl (8|128|2048|32768|524288): AllReduce: [A-Z_]+ (LL|LL128|SIMPLE), [0-9]+ channels? \\([0-9]+ calls?\\)' '$work/out') -eq 5 ]"
+grep '^# nccl' "$work/out"
+two_hosts json NCCL_PROFILER_PLUGIN=none
+check "nccl two hosts, the user's NCCL_PROFILER_PLUGIN: the choices unknown, said why, null per size" json_check \
+    "$work/out" "$rc == 0 and 'algorithm per size: unknown (NCCL_PROFILER_PLUGIN=none is the user' in meta['backend'] and all(r['nccl_algo'] is None and r['nccl_channels'] is None for r in rows)"
 # --isolate with NCCL on one rank: the sweep runs, the search says it has too few ranks (exit 4).
 run_job 1 default fabperf_allreduce --backend nccl --isolate -m 1M:1M -i 10 -x 1 --format json
 check "nccl --isolate on one rank: the sweep measured, the search too few ranks to search, exit 4" json_check "$work/out" \

@@ -137,6 +137,12 @@ static void collective_row(fp_row_t *r, size_t size, long ip_wrong, int validate
     c->var_wrong[FP_VAR_ISO] = -1;
     r->time = c->var[FP_VAR_OOP];
     r->wrong = validated ? ip_wrong : 0;
+    /* NCCL's choices: two at 1 MiB, none seen at 4 KiB (no warm-up), not recorded at 1 KiB. */
+    c->chosen_known = size != 1024;
+    for (int i = 0; size == 1 << 20 && i < 3; i++)
+        fp_nccl_choices_add(&c->chosen, "AllReduce", "RING", "LL128", 8);
+    if (size == 1 << 20)
+        fp_nccl_choices_add(&c->chosen, "AllReduce", "TREE", "LL", 2);
 }
 
 static void compare_golden(const char *name, const char *text)
