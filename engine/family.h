@@ -32,6 +32,9 @@ typedef struct fp_family {
     /* After the sweep, whose largest size was last_size (NULL: nothing): rank 0 may add records
      * and verdicts (run->expect_*). FP_ERR: runtime failure. */
     int (*after_sweep)(fp_run_t *run, size_t last_size);
+    /* A soak, rank 0, after a size's row: the family's own series of this cycle beside the row's
+     * headline (pairs: each cell's median; soak.h); NULL: none. */
+    int (*soak_series)(fp_run_t *run, size_t size, struct fp_soak *soak, double t_s, const char *link_errors);
 } fp_family_t;
 
 /* The families: fp_family_pt2pt (comm.h, pt2pt/pt2pt_run.c), fp_family_coll (collective.h,

@@ -137,8 +137,8 @@ const fp_option_t fp_options[] = {
      "read NIC byte counters before and after each size (outside the timed region); record UCX's "
      "transport and protocol selection from its log"},
     {0, "cycles", FP_OPT_LONG, FIELD(cycles), "N", NULL, 1, 1e6, NULL, NULL, 0,
-     "run the sweep N times (a soak): every row carries its cycle and time; a step in a size's series "
-     "is found at the end (exit 3)"},
+     "run the sweep N times (a soak): every row carries its cycle and time; steps in a size's series "
+     "(all-pairs: and in each cell's) are found at the end (exit 3)"},
     {0, "soak", FP_OPT_DURATION, FIELD(soak_s), "DURATION", NULL, 1, 30 * 86400, NULL, NULL, 0,
      "repeat the sweep until DURATION (90s, 10m, 2h) has passed, the cycle under way completing; at "
      "most as many cycles as --cycles says"},

@@ -227,8 +227,10 @@ static int sweep_size(fp_run_t *run, fp_report_t *report, size_t size, uint32_t 
         if (run->soak) {
             row.cycle = run->cycle;
             row.t_s = monotonic_s() - run->soak_t0;
-            FP_CHECK(fp_soak_add(run->soak, run->cycle, size, row.headline.p50, row.t_s,
-                                 ev.link.errors > 0 ? ev.link.line : ""));
+            const char *link_errors = ev.link.errors > 0 ? ev.link.line : "";
+            FP_CHECK(fp_soak_add(run->soak, run->cycle, size, row.headline.p50, row.t_s, link_errors));
+            if (run->bench->family->soak_series)
+                FP_CHECK(run->bench->family->soak_series(run, size, run->soak, row.t_s, link_errors));
         }
         flockfile(report->out); /* a cut-short end never lands inside a row */
         fp_report_row(report, &row);

@@ -10,6 +10,7 @@
 #include "memory.h"
 #include "pairs.h"
 #include "rollcall.h"
+#include "soak.h"
 
 /* Multi: ranks [0, npairs) send to rank + npairs; an odd last rank idles, as in osu_mbw_mr. */
 static void multi_partners(fp_ctx_t *ctx, fp_pairs_ctx_t *pc)
@@ -283,6 +284,26 @@ static int pairs_validate(fp_run_t *run, size_t bytes, uint32_t round, fp_row_t 
     return FP_OK;
 }
 
+/* A soak: every cell the sweep measured, its median a series of its own, so that one link's step
+ * shows though the size's median over all cells does not move. */
+static int pairs_soak_series(fp_run_t *run, size_t size, fp_soak_t *soak, double t_s, const char *link_errors)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    if (pc->kind->pattern != FP_PAIRS_ALL || !pc->matrix.cells)
+        return FP_OK;
+    size_t n = pc->matrix.layout.n;
+    for (size_t a = 0; a < n; a++)
+        for (size_t b = 0; b < n; b++) {
+            const fp_cell_t *c = fp_pairs_matrix_cell(&pc->matrix, a, b);
+            if (!c)
+                continue;
+            char label[2 * MPI_MAX_PROCESSOR_NAME + 8];
+            snprintf(label, sizeof label, "%s -> %s", pc->name_list[a], pc->name_list[b]);
+            FP_CHECK(fp_soak_add_cell(soak, run->cycle, size, (int)a, (int)b, label, c->median, t_s, link_errors));
+        }
+    return FP_OK;
+}
+
 const fp_family_t fp_family_pairs = {
     .name = "pairs",
     .prepare = pairs_prepare,
@@ -291,4 +312,5 @@ const fp_family_t fp_family_pairs = {
     .round = pairs_round,
     .measure = pairs_measure,
     .validate = pairs_validate,
+    .soak_series = pairs_soak_series,
 };

@@ -153,7 +153,8 @@ static int fill_row(fp_run_t *run, size_t bytes, fp_row_t *row)
     return FP_OK;
 }
 
-/* Every rank: the store of this size's shifts (rank 0: and its cells); the same verdict everywhere. */
+/* Every rank: the store of this size's shifts (rank 0: and its cells), in place of the previous
+ * size's; the same verdict everywhere. */
 static int sweep_open(fp_run_t *run, double **all)
 {
     fp_ctx_t *ctx = &run->ctx;
@@ -165,6 +166,7 @@ static int sweep_open(fp_run_t *run, double **all)
     if (rc == FP_OK) {
         size_t nshifts = fp_pairs_shifts((fp_pairs_mode_t)run->params.pairs_mode, n, (size_t)run->params.pairs_rounds,
                                          shifts);
+        fp_pairs_matrix_close(&pc->matrix); /* the previous size's */
         rc = fp_pairs_matrix_open(&pc->matrix, n, shifts, nshifts, ctx->rank == 0);
     }
     free(shifts);
@@ -212,7 +214,6 @@ int fp_pairs_sweep(fp_run_t *run, size_t bytes, fp_row_t *row)
     if (rc == FP_OK)
         rc = sweep_close(run, bytes, sweep_s, all, row);
     row->traffic_bytes = pc->traffic;
-    fp_pairs_matrix_close(&pc->matrix);
-    free(all);
+    free(all); /* the matrix stays until the next size: a soak reads its cells after the row */
     return rc;
 }

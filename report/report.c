@@ -49,7 +49,7 @@ static void text_meta(FILE *out, const fp_meta_t *m)
             fprintf(out, " %ld times", m->soak_cycles);
         if (m->soak_s > 0)
             fprintf(out, "%s for %g s", m->soak_cycles > 0 ? ", at most," : "", m->soak_s);
-        fputs("; each size's series searched for one step at the end\n", out);
+        fputs("; each size's series (and each all-pairs cell's) searched for steps at the end\n", out);
     }
     fp_provenance_text(out, m);
 }

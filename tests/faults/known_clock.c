@@ -20,7 +20,7 @@
  * C (a collective's C is 0; a call completing several receives takes the largest count), so that
  * a step can grow with the message size as a transfer does (and the batch chosen with it);
  * A = FP_KNOWN_AFTER_US from step K = FP_KNOWN_AFTER_STEPS on (default: never), a lasting change
- * part-way through a run (a soak's step).
+ * part-way through a run (a soak's step), on every rank or only on rank FP_KNOWN_AFTER_RANK.
  * With one step per sample and a count of samples that N divides, the samples of a size are
  * T + C*P + j*S, j = 0..N-1 (the last one + E), each equally often, whatever steps came before:
  * mean, median, percentiles and interval ranks are known exactly. A ramp alone is symmetric (its mean
@@ -69,8 +69,11 @@ static void step(int count)
         if (rank == atoi(slow))
             us += setting("FP_KNOWN_SLOW_US", 0.0);
     }
-    const char *after = getenv("FP_KNOWN_AFTER_STEPS");
-    if (after && *after && steps >= atol(after))
+    const char *after = getenv("FP_KNOWN_AFTER_STEPS"), *after_rank = getenv("FP_KNOWN_AFTER_RANK");
+    int rank = -1;
+    if (after_rank && *after_rank)
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (after && *after && steps >= atol(after) && (!after_rank || !*after_rank || rank == atoi(after_rank)))
         us += setting("FP_KNOWN_AFTER_US", 0.0);
     clock_ps += us_to_ps(us) + (int64_t)count * (int64_t)setting("FP_KNOWN_PER_BYTE_PS", 0.0);
     steps++;

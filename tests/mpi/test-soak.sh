@@ -1,6 +1,6 @@
 #!/bin/sh
 # A soak (--cycles, --soak): the sweep repeated, every row with its cycle and time, and each size's
-# series searched for one step at the end. Under the known clock (tests/faults/known_clock.c) a
+# series (and each all-pairs cell's) searched for steps at the end. Under the known clock (tests/faults/known_clock.c) a
 # round trip takes 2 us until rank 0's clock has stepped 1500 times and 4 us after: the latency
 # rows read exactly 1 us, then exactly 2 us from one cycle on; the one step record names that
 # cycle, the size, 1 -> 2 us, +100%, and Pettitt's bound computed here from the rows; exit 3. The
@@ -60,19 +60,45 @@ known "FP_KNOWN_AFTER_STEPS=1500 FP_KNOWN_AFTER_US=2" --cycles 20
 check "a step, text: the cycle lines, the step and the soak's summary" sh -c \
     "[ \"\$(grep -c '^# cycle [0-9]*: +[0-9.]* s\$' '$work/out')\" -eq 20 ] &&
      grep -q '^# step latency at 8 steps up 100.0% at cycle ' '$work/out' &&
-     grep -q '^# soak: 20 cycles in [0-9.]* s, 1 sizes each tested for one step (p < 0.05, a change of 10% or more): 1 step\$' '$work/out'"
+     grep -q '^# soak: 20 cycles in [0-9.]* s, 1 sizes each searched for steps (false-alarm budget 0.05 each, a change of 10% or more): 1 step\$' '$work/out'"
 
 known "" --cycles 20 --format json
 check "no change: exit 0" rc_is 0
 check "no change: no step, the soak decided" json_check "$work/out" \
-    "not result.of('step') and [(s['decided'], s['steps'], s['cycles'], s['needed']) for s in result.of('soak')] == [(True, 0, 20, 11)] and len(rows) == 20"
+    "not result.of('step') and [(s['decided'], s['steps'], s['cycles'], s['needed']) for s in result.of('soak')] == [(True, 0, 20, 13)] and len(rows) == 20"
 
 known "" --cycles 5 --format json
 check "5 cycles: exit 4 (a step could not have shown)" rc_is 4
 check "5 cycles: the soak undecided, the cycles a step needs said" json_check "$work/out" \
-    "[(s['decided'], s['needed']) for s in result.of('soak')] == [(False, 11)]"
+    "[(s['decided'], s['needed']) for s in result.of('soak')] == [(False, 13)]"
 check "5 cycles: one line on standard error" sh -c \
-    "[ \"\$(grep -c '^fabperf_latency: soak 5 cycles in [0-9.]* s: undecided, a step in 1 sizes needs at least 11 cycles to show (p < 0.05)\$' '$work/err')\" -eq 1 ]"
+    "[ \"\$(grep -c '^fabperf_latency: soak 5 cycles in [0-9.]* s: undecided, a step in 1 sizes needs at least 13 cycles to show (budget 0.05 each)\$' '$work/err')\" -eq 1 ]"
+
+# All-pairs: each cell's series searched too. Under the known clock (one step per sample: the
+# acknowledgement's tag) rank 1's samples take 4 us more from its 210th step on: 15 steps per
+# cycle (3 rounds of 2 warm-up and 3 timed samples), so from cycle 15 its three cells (1 -> x) read
+# 4096 x 4 / 8 = 2048 MB/s instead of 4096; no other cell and not the size's median move.
+pairs_known() {
+    tag=$(sed -n 's/.*FP_TAG_ACK = \([0-9]*\).*/\1/p' "$FABPERF_TESTS_DIR/../engine/comm.h")
+    # shellcheck disable=SC2086 # settings are words by design
+    timeout 120 "$FABPERF_LAUNCH" 4 sm env LD_PRELOAD="$FABPERF_KNOWN_CLOCK_LIB" \
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" FP_KNOWN_TAG="$tag" FP_KNOWN_US=4 $1 \
+        "$FABPERF_PAIRS_BIN/fabperf_allpairs" -m 4096:4096 -W 4 -i 3 -x 2 --batch 1 --cycles "$2" --format json \
+        </dev/null >"$work/out" 2>"$work/err"
+    rc=$?
+}
+pairs_known "FP_KNOWN_AFTER_RANK=1 FP_KNOWN_AFTER_STEPS=210 FP_KNOWN_AFTER_US=4" 30
+check "all-pairs, rank 1 slower from cycle 15: exit 3" rc_is 3
+check "all-pairs: exactly the three cells 1 -> x step, at cycle 15, 4096 -> 2048 MB/s; the size does not" \
+    json_check "$work/out" "sorted((s['cell']['from'], s['cell']['to'], s['cycle'], s['before'], s['after'], s['change']) for s in result.of('step')) == [(1, t, 15, 4096, 2048, -0.5) for t in (0, 2, 3)] and [(s['cells'], s['steps'], s['decided']) for s in result.of('soak')] == [(12, 3, True)] and all(r['bw_p50_mbps'] == 4096 for r in rows)"
+check "all-pairs: one line per cell step on standard error, naming the cell" sh -c \
+    "[ \"\$(grep -c '^fabperf_allpairs: bandwidth of cell 1 -> [023] ([^)]*) at 4096 steps down 50.0% at cycle 15 ' '$work/err')\" -eq 3 ]"
+pairs_known "" 30
+check "all-pairs, no change: exit 0, no step, 12 cells searched" json_check "$work/out" \
+    "$rc == 0 and not result.of('step') and [(s['cells'], s['steps'], s['decided']) for s in result.of('soak')] == [(12, 0, True)]"
+pairs_known "" 16
+check "all-pairs, 16 cycles: the size decided, the cells not: exit 4, the cycles the cells need said" json_check "$work/out" \
+    "$rc == 4 and [(s['decided'], s['needed'], s['cell_needed']) for s in result.of('soak')] == [(False, 15, 22)] and 'cells undecided: a step in 12 cells needs at least 22 cycles to show' in result.of('soak')[0]['line']"
 
 run_job 2 sm fabperf_latency -m 8:64 -i 100 --soak 2s --format json
 check "--soak 2s: cycles until 2 s had passed, every size in each, in order" json_check "$work/out" \

@@ -25,6 +25,7 @@ Names in EXPRESSION:
 Exit status: 0 the expression is true, 1 it is false or the page is not valid HTML5.
 """
 
+import re
 import sys
 import types
 
@@ -109,6 +110,7 @@ def make_names(root):
         "svgs": sum(1 for e in every if e.tag == SVG + "svg"),
         "svg_texts": [text_of(e) for e in every if e.tag == SVG + "svg"],
         "badges": badges,
+        "re": re,
     }
 
 

@@ -416,6 +416,26 @@ print(repr(([r["line"] for r in records if r["type"] == "soak"], [r["line"] for 
             and len(classed("series")) == 1 + 2 and "seconds since the soak began" in svg_texts[-1]'
 fi
 
+# An all-pairs soak under the known clock: rank 1's samples take twice as long from cycle 15 of 30,
+# so its three cells step (tests/mpi/test-soak.sh); the page draws those three cells over time.
+if [ -n "${FABPERF_PAIRS_BIN:-}" ] && [ -n "${FABPERF_KNOWN_CLOCK_LIB:-}" ] && [ -n "${FABPERF_LAUNCH:-}" ]; then
+    mkdir "$work/pairs-soak"
+    tag=$(sed -n 's/.*FP_TAG_ACK = \([0-9]*\).*/\1/p' "$tests/../engine/comm.h")
+    timeout 120 "$FABPERF_LAUNCH" 4 sm env LD_PRELOAD="$FABPERF_KNOWN_CLOCK_LIB" \
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}:verify_asan_link_order=0" FP_KNOWN_TAG="$tag" FP_KNOWN_US=4 \
+        FP_KNOWN_AFTER_RANK=1 FP_KNOWN_AFTER_STEPS=210 FP_KNOWN_AFTER_US=4 "$FABPERF_PAIRS_BIN/fabperf_allpairs" \
+        -m 4096:4096 -W 4 -i 3 -x 2 --batch 1 --cycles 30 --format json --label pairs-soak \
+        --output "$work/pairs-soak/pairs-soak.1.fabperf_allpairs.json" </dev/null >/dev/null 2>"$work/err"
+    rc=$?
+    check "all-pairs soak: exit 3 (three cells step)" rc_is 3
+    run_report "$work/pairs-soak" -o "$work/pairs-soak.html"
+    check "all-pairs soak: a plot of the three cells that stepped, 4096 then 2048 MB/s, a mark per step" \
+        holds "$work/pairs-soak.html" 'len(classed("soak-plot")) == 2 and len(classed("soak-step")) == 3
+            and len(classed("soak-step-mark")) == 3 + 3
+            and [sorted(set(re.findall(r":(\d) -> \S+:(\d) at 4K", t))) for t in svg_texts if "the cells that stepped" in t]
+            == [[("1", "0"), ("1", "2"), ("1", "3")]]'
+fi
+
 # ---- JUnit ----------------------------------------------------------------------------------
 # Read back by junitparser (Debian's python3-junitparser), a reader the tool does not share.
 junit_python=$(python_with junitparser)

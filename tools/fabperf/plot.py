@@ -250,10 +250,10 @@ def svg_plot(program, configs):
 
 # ---------------------------------------------------------------- a soak's series over time
 
-def svg_over_time(title, unit, series, steps):
+def svg_over_time(title, unit, series, steps, names=None):
     """Each size's value over a soak's time (x linear in seconds, y logarithmic): series is
     {size: [(t_s, value)]} (the first len(PALETTE) sizes drawn), steps [(t_s, size, text)] drawn as
-    marks."""
+    marks; names: {key: legend} where series' keys are not sizes."""
     series = {size: [(t, v) for t, v in points if v and v > 0] for size, points in series.items()}
     series = {size: points for size, points in series.items() if points}
     if not series:
@@ -271,10 +271,11 @@ def svg_over_time(title, unit, series, steps):
     for i, (size, points) in enumerate(sorted(series.items())[:len(PALETTE)]):
         color = PALETTE[i % len(PALETTE)]
         path = " ".join(f"{'M' if j == 0 else 'L'}{x(t):.1f},{ax.y(v):.1f}" for j, (t, v) in enumerate(points))
-        parts.append(f'<path d="{path}" stroke="{color}" class="series"><title>{fmt_size(size)}</title></path>')
+        name = h(names[size]) if names else fmt_size(size)
+        parts.append(f'<path d="{path}" stroke="{color}" class="series"><title>{name}</title></path>')
         y = ax.TOP + 14 * i + 8
         parts.append(f'<line x1="{right + 10}" x2="{right + 28}" y1="{y}" y2="{y}" stroke="{color}" '
-                     f'stroke-width="2"/><text x="{right + 32}" y="{y + 4}">{fmt_size(size)}</text>')
+                     f'stroke-width="2"/><text x="{right + 32}" y="{y + 4}">{name}</text>')
     for t, size, text in steps:
         parts.append(f'<line x1="{x(t):.1f}" x2="{x(t):.1f}" y1="{ax.TOP}" y2="{bottom}" class="soak-step-mark">'
                      f'<title>{h(text)}</title></line>')

@@ -143,14 +143,16 @@ def name_parts(name, tsv):
 
 
 def soak_of(path, rows):
-    """A soak's rows (a cycle each), its step records and its summary record (None when it was cut
-    short before the search)."""
+    """A soak's rows (a cycle each), its step records, its summary record (None when it was cut
+    short before the search) and, from the all-pairs programs, its matrix records (one per size
+    and cycle, in order)."""
     try:
         records = read_records(path)
     except (OSError, ValueError):
         records = []
     return {"rows": rows, "steps": [r for r in records if r.get("type") == "step"],
-            "summary": next((r for r in records if r.get("type") == "soak"), None)}
+            "summary": next((r for r in records if r.get("type") == "soak"), None),
+            "matrices": [r for r in records if r.get("type") == "matrix"]}
 
 
 def read_result_file(folder, name, tsv):

@@ -47,6 +47,23 @@ def plots_section(run):
     return "<h2 id=\"plots\">Plots</h2>" + "".join(parts) if parts else ""
 
 
+def stepped_cells(soak):
+    """The series of each all-pairs cell that stepped: {(size, from, to): [(t_s, value)]} from the
+    matrix records (the k-th of a size is its k-th cycle, timed by that size's k-th row), and
+    their names."""
+    cells, names = {}, {}
+    for s in soak["steps"]:
+        cell = s.get("cell")
+        if isinstance(cell, dict):
+            key = (s.get("size"), cell.get("from"), cell.get("to"))
+            cells[key], names[key] = [], f"{cell.get('name')} at {fmt_size(s.get('size'))}"
+    for (size, a, b) in cells:
+        times = [num(r.get("t_s")) for r in soak["rows"] if r.get("size") == size]
+        values = [m["values"][a][b] for m in soak["matrices"] if m.get("size") == size]
+        cells[(size, a, b)] = [(t, v) for t, v in zip(times, values) if t is not None and v is not None]
+    return cells, names
+
+
 def soak_section(run):
     """Each soak: its summary and steps as the program said them, and each size's series over time
     with the steps marked."""
@@ -72,6 +89,11 @@ def soak_section(run):
             parts.extend(f'<p class="soak-step">{h(s.get("line", ""))}</p>' for s in soak["steps"])
             unit = f"{quantity.title} ({quantity.unit})" if quantity else ""
             parts.append(svg_over_time(f"{launch.program}: {unit} per cycle", unit, series, steps))
+            cells, names = stepped_cells(soak)
+            if cells:
+                unit = "MB/s" if soak["matrices"][0].get("better") == "higher" else "us"
+                parts.append(svg_over_time(f"{launch.program}: the cells that stepped ({unit}) per cycle", unit,
+                                           cells, steps, names))
     return '<h2 id="soaks">Soaks</h2>' + "".join(parts) if parts else ""
 
 
