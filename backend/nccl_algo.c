@@ -32,12 +32,47 @@ static int find_plugin(char *path, size_t len)
     return access(path, R_OK) == 0;
 }
 
+/* NCCL also reads its settings from NCCL_CONF_FILE, else ~/.nccl.conf, and /etc/nccl.conf: a
+ * profiler named there is the site's or the user's, and setting ours would displace it. */
+static int conf_names_profiler(char *file, size_t len)
+{
+    const char *home = getenv("HOME"), *conf = getenv("NCCL_CONF_FILE");
+    char user_conf[1024] = "";
+    if (conf && conf[0])
+        snprintf(user_conf, sizeof user_conf, "%s", conf);
+    else if (home && home[0])
+        snprintf(user_conf, sizeof user_conf, "%s/.nccl.conf", home);
+    const char *files[] = {user_conf, "/etc/nccl.conf"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        FILE *f = files[i][0] ? fopen(files[i], "r") : NULL;
+        if (!f)
+            continue;
+        char line[1024];
+        int named = 0;
+        while (!named && fgets(line, sizeof line, f)) {
+            const char *p = line + strspn(line, " \t");
+            named = strncmp(p, "NCCL_PROFILER_PLUGIN", 20) == 0 && strchr("= \t", p[20]) != NULL;
+        }
+        fclose(f);
+        if (named) {
+            snprintf(file, len, "%s", files[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 void fp_nccl_algo_prepare(fp_nccl_algo_t *a)
 {
     memset(a, 0, sizeof *a);
     const char *user = getenv("NCCL_PROFILER_PLUGIN");
+    char conf[1024];
     if (user) {
         snprintf(a->why, sizeof a->why, "NCCL_PROFILER_PLUGIN=%.200s is the user's, and NCCL loads one profiler", user);
+        return;
+    }
+    if (conf_names_profiler(conf, sizeof conf)) {
+        snprintf(a->why, sizeof a->why, "%.200s names NCCL_PROFILER_PLUGIN, and NCCL loads one profiler", conf);
         return;
     }
     if (!find_plugin(a->path, sizeof a->path)) {

@@ -121,7 +121,7 @@ two_hosts() { # FORMAT EXTRA-ENV... : allreduce 8 B to 1 MiB on two NCCL hosts s
     format=$1
     shift
     rm -f "$envdir/all/NCCL_DEBUG" "$envdir/all/NCCL_DEBUG_SUBSYS" "$envdir/all/NCCL_DEBUG_FILE" \
-        "$envdir/all/NCCL_PROFILER_PLUGIN"
+        "$envdir/all/NCCL_PROFILER_PLUGIN" "$envdir/all/NCCL_CONF_FILE"
     for assignment in "$@"; do printf %s "${assignment#*=}" >"$envdir/all/${assignment%%=*}"; done
     FP_ENV_DIR=$envdir timeout 600 "$FABPERF_LAUNCH" 2 default "$FABPERF_TESTS_DIR/rank-env.sh" \
         "$FABPERF_BIN/fabperf_allreduce" --backend nccl -m 8:1M -f 16 -i 8 -x 2 --format "$format" \
@@ -155,6 +155,10 @@ grep '^# nccl' "$work/out"
 two_hosts json NCCL_PROFILER_PLUGIN=none
 check "nccl two hosts, the user's NCCL_PROFILER_PLUGIN: the choices unknown, said why, null per size" json_check \
     "$work/out" "$rc == 0 and 'algorithm per size: unknown (NCCL_PROFILER_PLUGIN=none is the user' in meta['backend'] and all(r['nccl_algo'] is None and r['nccl_channels'] is None for r in rows)"
+printf 'NCCL_PROFILER_PLUGIN=none\n' >"$work/nccl.conf"
+two_hosts json "NCCL_CONF_FILE=$work/nccl.conf"
+check "nccl two hosts, a profiler in NCCL's configuration file: left alone, the choices unknown, the file named" \
+    json_check "$work/out" "$rc == 0 and 'algorithm per size: unknown ($work/nccl.conf names NCCL_PROFILER_PLUGIN' in meta['backend'] and all(r['nccl_algo'] is None for r in rows)"
 # --isolate with NCCL on one rank: the sweep runs, the search says it has too few ranks (exit 4).
 run_job 1 default fabperf_allreduce --backend nccl --isolate -m 1M:1M -i 10 -x 1 --format json
 check "nccl --isolate on one rank: the sweep measured, the search too few ranks to search, exit 4" json_check "$work/out" \
