@@ -203,27 +203,31 @@ static int by_cycle(const void *a, const void *b)
 }
 
 /* The steps of one series at a false-alarm budget of alpha, in the order of their cycles: a first
- * step over the whole series at alpha / 2; failing that, one on either side of its likeliest split
- * at alpha / 4 each (a dip that comes back, which one step over the whole series fits badly); then
- * the parts the steps found leave, searched again at alpha (find_steps). */
+ * step over the whole series at FP_SOAK_FIRST_SHARE of alpha; failing that, one on either side of
+ * its likeliest split at half the rest each (a dip that comes back, which one step over the whole
+ * series fits badly); then the parts the steps found leave, searched again at alpha (find_steps).
+ * A series without a step claims one with a chance below alpha. */
 static int series_steps(const double *x, size_t n, double alpha, double *scratch, fp_step_t *steps, int most)
 {
     fp_step_t whole, side;
     int nsteps = 0;
-    fp_step_find(x, n, alpha / 2, FP_SOAK_MIN_CHANGE, scratch, &whole);
+    double first = FP_SOAK_FIRST_SHARE * alpha, side_alpha = (1 - FP_SOAK_FIRST_SHARE) * alpha / 2;
+    fp_step_find(x, n, first, FP_SOAK_MIN_CHANGE, scratch, &whole);
     if (whole.found) {
         steps[nsteps++] = whole;
     } else if (whole.tested) {
-        fp_step_find(x, whole.at, alpha / 4, FP_SOAK_MIN_CHANGE, scratch, &side);
+        fp_step_find(x, whole.at, side_alpha, FP_SOAK_MIN_CHANGE, scratch, &side);
         if (side.found)
             steps[nsteps++] = side;
-        fp_step_find(x + whole.at, n - whole.at, alpha / 4, FP_SOAK_MIN_CHANGE, scratch, &side);
+        fp_step_find(x + whole.at, n - whole.at, side_alpha, FP_SOAK_MIN_CHANGE, scratch, &side);
         if (side.found) {
             side.at += whole.at;
             steps[nsteps++] = side;
         }
     }
     int found = nsteps;
+    if (!found)
+        return 0;
     size_t lo = 0;
     for (int k = 0; k <= found; k++) { /* the parts between the steps found */
         size_t hi = k < found ? steps[k].at : n;
@@ -279,12 +283,12 @@ void fp_soak_judge(fp_soak_t *s, FILE *out, fp_format_t format, const char *prog
     /* Cells, where there are any, take half the false-alarm budget. */
     double share = summary->cells ? FP_SOAK_ALPHA / 2 : FP_SOAK_ALPHA;
     summary->alpha = share / (double)(summary->sizes ? summary->sizes : 1);
-    summary->needed = cycles_needed(summary->alpha / 2); /* the first test's share (series_steps) */
+    summary->needed = cycles_needed(FP_SOAK_FIRST_SHARE * summary->alpha); /* the first test's (series_steps) */
     summary->cycles = (long)most;
     summary->tested = (long)most >= summary->needed;
     if (summary->cells) {
         summary->cell_alpha = share / (double)summary->cells;
-        summary->cell_needed = cycles_needed(summary->cell_alpha / 2);
+        summary->cell_needed = cycles_needed(FP_SOAK_FIRST_SHARE * summary->cell_alpha);
         summary->cells_tested = (long)most >= summary->cell_needed;
     }
     double *x = malloc((most ? most : 1) * 4 * sizeof *x);

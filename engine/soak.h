@@ -14,6 +14,8 @@
 
 #define FP_SOAK_ALPHA 0.05
 #define FP_SOAK_MIN_CHANGE 0.10
+/* The share of a series' budget its first test over the whole series spends (soak.c). */
+#define FP_SOAK_FIRST_SHARE 0.8
 
 typedef struct fp_soak fp_soak_t;
 

@@ -1,10 +1,10 @@
 #!/bin/bash
 # A soak over a real link that degrades part-way: two network-namespace hosts joined by a veth
-# (netns-hosts.sh), fabperf_bw at 1 MiB over Open MPI's TCP BTL, 30 cycles. Unshaped: no step
-# (exit 0, the soak decided). Then the same soak with the veth shaped to 1 Gbit/s (tc tbf) as
-# soon as the output shows cycle 10: one step, down, at 1 MiB, at a cycle from the one under way
-# when the shaping was applied to two after it (the shaping lands part-way through a cycle),
-# exit 3.
+# (netns-hosts.sh), fabperf_bw at 1 MiB over Open MPI's TCP BTL, 30 cycles. Unshaped: the soak
+# decided, no loss of half or more (the veth's own drift may show as smaller steps, exit 3 then).
+# Then the same soak with the veth shaped to 1 Gbit/s (tc tbf) as soon as the output shows cycle
+# 10: one loss of half or more, at 1 MiB, at a cycle from the one under way when the shaping was
+# applied to two after it (the shaping lands part-way through a cycle), exit 3.
 # Environment: FABPERF_BIN (directory with fabperf_bw, Open MPI build).
 # Exit status: 0 pass, 1 fail, 77 skip.
 
@@ -34,8 +34,16 @@ PY
 timeout 300 "$nh" mpirun "$bw" "${args[@]}" >"$work/clean.json" 2>"$work/clean.err"
 rc=$?
 steps "$work/clean.json" | tee "$work/clean.steps"
-[[ $rc -eq 0 ]] || failed "clean soak: exit $rc, expected 0"
-grep -q "^soak True 0 30 " "$work/clean.steps" || failed "clean soak: a step, or not decided"
+# An unshaped veth's rate on a shared 2-core machine moves by itself, within a launch too (1.3 to
+# 3.8 GB/s seen at 1 MiB, steps of 15-35% claimed in most of 12 clean soaks in one hour, 0 in
+# others): what a clean soak must not show is a loss like the shaping's (-93%).
+grep -q "^soak True [0-9]* 30 " "$work/clean.steps" || failed "clean soak: not decided over 30 cycles"
+if grep -q '^step ' "$work/clean.steps"; then
+    [[ $rc -eq 3 ]] || failed "clean soak: steps claimed, exit $rc, expected 3"
+else
+    [[ $rc -eq 0 ]] || failed "clean soak: no step, exit $rc, expected 0"
+fi
+awk '$1 == "step" && $4 <= -0.5 { exit 1 }' "$work/clean.steps" || failed "clean soak: a loss of half or more claimed"
 
 timeout 300 "$nh" mpirun "$bw" "${args[@]}" >"$work/shaped.json" 2>"$work/shaped.err" &
 launcher=$!
@@ -55,9 +63,11 @@ rc=$?
 steps "$work/shaped.json" | tee "$work/shaped.steps"
 echo "shaped after cycle ${shaped_at:-?} had finished"
 [[ $rc -eq 3 ]] || failed "shaped part-way: exit $rc, expected 3"
-mapfile -t found < <(grep '^step ' "$work/shaped.steps")
+# The shaping's step: the one loss of half or more (other steps of the veth's own drift may stand
+# beside it, as in the clean soak).
+mapfile -t found < <(awk '$1 == "step" && $4 <= -0.5' "$work/shaped.steps")
 if [[ ${#found[@]} -ne 1 || -z $shaped_at ]]; then
-    failed "shaped part-way: ${#found[@]} steps, expected 1"
+    failed "shaped part-way: ${#found[@]} losses of half or more, expected 1"
 else
     read -r _ size cycle change worse _ <<<"${found[0]}"
     [[ $size -eq 1048576 && $worse == True && $change == -* ]] || failed "the step is not a loss at 1 MiB"
@@ -66,7 +76,7 @@ else
 fi
 
 if [[ $fail -eq 0 ]]; then
-    echo "PASS: a soak finds the step a shaped link makes, and none on a clean one"
+    echo "PASS: a soak finds the step a shaped link makes, and no such loss on a clean one"
     exit 0
 fi
 exit 1

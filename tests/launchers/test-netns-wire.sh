@@ -57,16 +57,16 @@ grep -q '^# wire 1048576: net [0-9.]* GB/s (fabperf-h[12], its busier direction)
     <("$nh" mpirun "$bin/fabperf_allreduce" -m 1M:1M -i 4 -x 1 2>/dev/null) ||
     failed "text: no wire line under the 1 MiB row"
 
-# --expect PCT%wire judges net against the line rate (here --line-rate 100G: 12.5 GB/s): 1% of it
-# passes, 90% (11.25 GB/s, far above a veth's TCP) fails with one line naming net, its interval
-# and the threshold.
-timeout 120 "$nh" mpirun "$bin/fabperf_allreduce" -m 1M:2M -i 10 -x 2 --line-rate 100G --expect 1%wire@1M: \
+# --expect PCT%wire judges net against the line rate: 1% of 1G (1.25 MB/s, below a veth's TCP even
+# when Open MPI's TCP stalls on delayed acknowledgements, 40-80 MB/s seen) passes; 90% of 100G
+# (11.25 GB/s, far above it) fails with one line naming net, its interval and the threshold.
+timeout 120 "$nh" mpirun "$bin/fabperf_allreduce" -m 1M:2M -i 10 -x 2 --line-rate 1G --expect 1%wire@1M: \
     --format json >"$work/wire-pass.json" 2>"$work/wire-pass.err"
 rc=$?
 [[ $rc -eq 0 ]] || failed "1%wire: exit $rc, expected 0"
 python3 -c 'import json, sys
 rows = [r for r in map(json.loads, open(sys.argv[1])) if r.get("type") == "row"]
-assert len(rows) == 2 and all(r["verdict"] == "pass" and r["expect"] == "1%wire@1M: (>= 0.125)" for r in rows), rows' \
+assert len(rows) == 2 and all(r["verdict"] == "pass" and r["expect"] == "1%wire@1M: (>= 0.00125)" for r in rows), rows' \
     "$work/wire-pass.json" || failed "1%wire: not a pass at every size"
 timeout 120 "$nh" mpirun "$bin/fabperf_allreduce" -m 1M:2M -i 10 -x 2 --line-rate 100G --expect 90%wire@1M: \
     >"$work/wire-fail.out" 2>"$work/wire-fail.err"

@@ -223,7 +223,8 @@ has_row() {
 # Every option that --help lists has rows in the table.
 for program in $programs; do
     run_job 1 sm "fabperf_$program" --help
-    grep -E '^  (-[a-zA-Z], )? *--[a-z]' "$work/out" | sed -E 's/^  (-([a-zA-Z]), )? *--([a-z-]+).*/\2|\3/' >"$work/options"
+    # An option's own line: "  -m, --name" or "      --name" (a continuation line is indented further).
+    grep -E '^  (-[a-zA-Z], |    )--[a-z]' "$work/out" | sed -E 's/^  (-([a-zA-Z]), |    )--([a-z-]+).*/\2|\3/' >"$work/options"
     while IFS='|' read -r short long; do
         check "fabperf_$program: --$long has hostile-input rows" has_row "$program" "$short" "$long"
     done <"$work/options"

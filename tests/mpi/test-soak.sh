@@ -65,14 +65,14 @@ check "a step, text: the cycle lines, the step and the soak's summary" sh -c \
 known "" --cycles 20 --format json
 check "no change: exit 0" rc_is 0
 check "no change: no step, the soak decided" json_check "$work/out" \
-    "not result.of('step') and [(s['decided'], s['steps'], s['cycles'], s['needed']) for s in result.of('soak')] == [(True, 0, 20, 13)] and len(rows) == 20"
+    "not result.of('step') and [(s['decided'], s['steps'], s['cycles'], s['needed']) for s in result.of('soak')] == [(True, 0, 20, 12)] and len(rows) == 20"
 
 known "" --cycles 5 --format json
 check "5 cycles: exit 4 (a step could not have shown)" rc_is 4
 check "5 cycles: the soak undecided, the cycles a step needs said" json_check "$work/out" \
-    "[(s['decided'], s['needed']) for s in result.of('soak')] == [(False, 13)]"
+    "[(s['decided'], s['needed']) for s in result.of('soak')] == [(False, 12)]"
 check "5 cycles: one line on standard error" sh -c \
-    "[ \"\$(grep -c '^fabperf_latency: soak 5 cycles in [0-9.]* s: undecided, a step in 1 sizes needs at least 13 cycles to show (budget 0.05 each)\$' '$work/err')\" -eq 1 ]"
+    "[ \"\$(grep -c '^fabperf_latency: soak 5 cycles in [0-9.]* s: undecided, a step in 1 sizes needs at least 12 cycles to show (budget 0.05 each)\$' '$work/err')\" -eq 1 ]"
 
 # All-pairs: each cell's series searched too. Under the known clock (one step per sample: the
 # acknowledgement's tag) rank 1's samples take 4 us more from its 210th step on: 15 steps per
@@ -98,7 +98,7 @@ check "all-pairs, no change: exit 0, no step, 12 cells searched" json_check "$wo
     "$rc == 0 and not result.of('step') and [(s['cells'], s['steps'], s['decided']) for s in result.of('soak')] == [(12, 0, True)]"
 pairs_known "" 16
 check "all-pairs, 16 cycles: the size decided, the cells not: exit 4, the cycles the cells need said" json_check "$work/out" \
-    "$rc == 4 and [(s['decided'], s['needed'], s['cell_needed']) for s in result.of('soak')] == [(False, 15, 22)] and 'cells undecided: a step in 12 cells needs at least 22 cycles to show' in result.of('soak')[0]['line']"
+    "$rc == 4 and [(s['decided'], s['needed'], s['cell_needed']) for s in result.of('soak')] == [(False, 14, 20)] and 'cells undecided: a step in 12 cells needs at least 20 cycles to show' in result.of('soak')[0]['line']"
 
 run_job 2 sm fabperf_latency -m 8:64 -i 100 --soak 2s --format json
 check "--soak 2s: cycles until 2 s had passed, every size in each, in order" json_check "$work/out" \
