@@ -73,7 +73,8 @@ done
 # CUDA events (the NCCL backend's timer) against MPI_Wtime around the same calls. An MPI_Wtime
 # sample also holds the host's launch and its wait for the stream, which events leave out; over
 # the NCCL backend's 8 calls per sample that is 0.1-0.5 us per call at 1-256 MiB on an H200. So at
-# every size events read no more than MPI_Wtime (2 % for the noise of two launches' medians) and
+# every size events read no more than MPI_Wtime (2 % and 3 us for the noise of two launches'
+# medians: a 1 MiB call of 5-9 us moved by 1-3 us between launches on an H100, either timer) and
 # at most 15 us less, and where a call is long (256 MiB) the two agree within 10%. No bus
 # bandwidth exceeds the card's copy ceiling.
 ceiling=$("$FABPERF_GPU_PROBE" --copy-ceiling)
@@ -86,7 +87,8 @@ check "nccl allreduce: CUDA events <= MPI_Wtime by at most 15 us at every size, 
 import json, sys
 rows = [{r["size"]: r["p50_us"] for r in map(json.loads, open(f)) if r["type"] == "row"} for f in sys.argv[1:3]]
 cuda, wtime = rows
-sys.exit(not (cuda.keys() == wtime.keys() and all(cuda[s] <= 1.02 * wtime[s] and wtime[s] <= cuda[s] + 15 for s in cuda)
+print(" ".join("%d: %.2f/%.2f" % (s >> 20, cuda[s], wtime.get(s, float("nan"))) for s in cuda))
+sys.exit(not (cuda.keys() == wtime.keys() and all(cuda[s] <= 1.02 * wtime[s] + 3 and wtime[s] <= cuda[s] + 15 for s in cuda)
               and 0.9 <= cuda[268435456] / wtime[268435456] <= 1.1))' \
     "$work/cuda.json" "$work/wtime.json"
 check "nccl allreduce: algbw at most 1.05 x the copy ceiling ($ceiling MB/s)" json_check "$work/cuda.json" \
