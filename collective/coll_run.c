@@ -303,6 +303,7 @@ static void row_common(const fp_run_t *run, size_t bytes, const fp_coll_row_t *p
 static int coll_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
 {
     const fp_params_t *p = &run->params;
+    fp_coll_ctx_t *c = fp_coll_ctx(&run->ctx);
     fp_coll_row_t *part = &row_part;
     fp_coll_layout_t l;
     run->bench->coll->layout(bytes / fp_types[p->datatype].size, run->ctx.nranks, &l);
@@ -311,7 +312,7 @@ static int coll_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
     row->target_met = -1;
     if (!p->adaptive) /* enough samples for the median's interval to mean something */
         run->plan.max_batch = fp_coll_batch_limit(run->plan.iterations);
-    run->plan.min_batch = fp_coll_ctx(&run->ctx)->ops->min_batch;
+    run->plan.min_batch = c->ops->min_batch;
     for (int v = 0; v < FP_VAR_COUNT; v++) {
         long batch = v == FP_VAR_ISO ? 1 : v == FP_VAR_IP ? part->var_batch[FP_VAR_OOP] : 0;
         int met;
@@ -320,9 +321,9 @@ static int coll_measure(fp_run_t *run, size_t bytes, fp_row_t *row)
         if (v == FP_VAR_IP && !has_in_place(run))
             continue;
         set_variant(run, &l, v == FP_VAR_IP ? FP_VAR_IP : FP_VAR_OOP);
-        fp_coll_ctx(&run->ctx)->sampling = (fp_variant_t)v;
-        if (v == FP_VAR_OOP && fp_coll_ctx(&run->ctx)->ops->watch) /* its warm-up's calls */
-            fp_coll_ctx(&run->ctx)->watching = fp_coll_ctx(&run->ctx)->ops->watch(&run->ctx, 1);
+        c->sampling = (fp_variant_t)v;
+        if (v == FP_VAR_OOP && c->ops->watch) /* its warm-up's calls */
+            c->watching = c->ops->watch(&run->ctx, 1);
         FP_CHECK(measure_variant(run, bytes, (fp_variant_t)v, batch, part, &met));
         if (v != FP_VAR_ISO && met >= 0)
             row->target_met = row->target_met < 0 ? met : row->target_met && met;

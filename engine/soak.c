@@ -241,7 +241,8 @@ static int series_steps(const double *x, size_t n, double alpha, double *scratch
 #define FP_SOAK_MAX_STEPS 16
 
 /* One family of series (sizes, or cells) at its share of the budget: the steps reported; a series
- * without a value in every cycle is not searched (counted in *partial). */
+ * without a value in every cycle is not searched (counted in *partial; a size has a row in every
+ * cycle, so only cells can miss one). */
 static int judge_family(fp_soak_t *s, int cells, double alpha, FILE *out, fp_format_t format, const char *program,
                         const char *quantity, const char *unit, int higher, double started, double *x, size_t most,
                         size_t *partial)
@@ -294,7 +295,7 @@ void fp_soak_judge(fp_soak_t *s, FILE *out, fp_format_t format, const char *prog
     double *x = malloc((most ? most : 1) * 4 * sizeof *x);
     if (x && summary->tested)
         summary->steps += judge_family(s, 0, summary->alpha, out, format, program, quantity, unit, higher, started,
-                                       x, most, &summary->partial);
+                                       x, most, &summary->cells_partial);
     if (x && summary->cells_tested) {
         summary->cell_steps = judge_family(s, 1, summary->cell_alpha, out, format, program, quantity, unit, higher,
                                            started, x, most, &summary->cells_partial);

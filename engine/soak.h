@@ -38,7 +38,7 @@ typedef struct {
     double alpha;   /* the bound each size was tested at */
     int steps;      /* steps claimed, sizes' and cells' */
     size_t cells;   /* cells with a series (pairs); 0: none */
-    size_t partial, cells_partial; /* series without a value in every cycle: not searched */
+    size_t cells_partial; /* cells without a value in every cycle: not searched */
     int cells_tested, cell_steps;
     long cell_needed;
     double cell_alpha;

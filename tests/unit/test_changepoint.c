@@ -6,21 +6,7 @@
 
 #include "changepoint.h"
 #include "check.h"
-
-static uint64_t rng = 88172645463325252ULL;
-
-static double uniform(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return ((double)(rng >> 11) + 0.5) / 9007199254740992.0;
-}
-
-static double normal(void)
-{
-    return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
-}
+#include "synthetic.h"
 
 static void test_exact(void)
 {
@@ -61,18 +47,6 @@ static void test_exact(void)
     x[19] = 10;
     fp_step_find(x, 20, 0.05, 0.10, scratch, &s);
     CHECK(!s.found);
-}
-
-typedef enum { NOISE_NORMAL, NOISE_BIMODAL, NOISE_OUTLIERS } noise_t;
-
-static double noisy(double level, noise_t kind)
-{
-    switch (kind) {
-    case NOISE_NORMAL: return level * (1 + 0.05 * normal());
-    case NOISE_BIMODAL: return level * (uniform() < 0.5 ? 1.0 : 1.3) * (1 + 0.02 * normal());
-    case NOISE_OUTLIERS: return level * (uniform() < 0.1 ? 0.5 : 1 + 0.03 * normal());
-    }
-    return level;
 }
 
 /* Share of `trials` soaks of n cycles in which a step is claimed: with a step of `change` at a
