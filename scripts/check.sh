@@ -88,7 +88,7 @@ if build openmpi CC=mpicc; then
 fi
 # Debian's mpicc.mpich warns falsely (-Wstringop-overflow) where MPI_STATUSES_IGNORE is passed.
 if build mpich CC=mpicc.mpich; then
-    test_in mpich check-c # the tests that run fabperf's programs (Makefile.am, TOOL_ONLY_TESTS)
+    test_in mpich check-c # the tests an MPI library can change (Makefile.am, MPI_LIBRARY_TESTS)
 fi
 # The tests that run fabperf's programs once more under ASan and UBSan; fails on any sanitizer report.
 echo "== tests: sanitize (ASan, UBSan)"
@@ -117,7 +117,7 @@ fi
 
 # The distribution tarball builds and passes its own unit tests out of tree.
 echo "== distcheck"
-if (cd build-openmpi && make distcheck DISTCHECK_CONFIGURE_FLAGS="CC=mpicc" \
+if (cd build-openmpi && make -j"$jobs" distcheck DISTCHECK_CONFIGURE_FLAGS="CC=mpicc" \
         TESTS="tests/unit/test_stats tests/unit/test_sizes tests/unit/test_options tests/unit/test_report tests/unit/test_collective" \
         >distcheck.log 2>&1); then
     echo "PASS: make distcheck"
