@@ -9,7 +9,7 @@
 
 static uint64_t synthetic_rng = 88172645463325252ULL;
 
-static double uniform(void)
+static inline double uniform(void)
 {
     synthetic_rng ^= synthetic_rng << 13;
     synthetic_rng ^= synthetic_rng >> 7;
@@ -17,7 +17,7 @@ static double uniform(void)
     return ((double)(synthetic_rng >> 11) + 0.5) / 9007199254740992.0;
 }
 
-static double normal(void)
+static inline double normal(void)
 {
     return sqrt(-2 * log(uniform())) * cos(2 * M_PI * uniform());
 }
@@ -25,7 +25,7 @@ static double normal(void)
 typedef enum { NOISE_NORMAL, NOISE_BIMODAL, NOISE_OUTLIERS } noise_t;
 
 /* level with 5% normal noise; in one of two modes 1.3x apart; or at half speed 10% of the time. */
-static double noisy(double level, noise_t kind)
+static inline double noisy(double level, noise_t kind)
 {
     switch (kind) {
     case NOISE_NORMAL: return level * (1 + 0.05 * normal());
