@@ -11,6 +11,7 @@
 #include "outlier.h"
 #include "pairs_schedule.h"
 #include "topology.h"
+#include "uplink.h"
 
 extern const struct fp_family fp_family_pairs;
 /* Their metrics (pairs_schema.c): fabperf_mbw_mr's, and the bandwidth and latency sweeps'. */
@@ -123,6 +124,8 @@ typedef struct fp_pairs_verdict {
     int decided;          /* 0: the matrix could not be judged (reason) */
     unsigned places;      /* FP_PLACES_* */
     size_t suspects, stands, cleared, undecided, unmeasured;
+    int uplinks;                       /* with --topology: the uplink screen ran */
+    size_t uplinks_judged, uplinks_unjudged; /* uplinks with cells enough to judge, and without */
     double budget_s, spent_s; /* re-tests: their budget and the time they took */
     char reason[320];     /* why not decided, or why suspects stay undecided */
     char first_line[512]; /* the first standing finding */
@@ -152,6 +155,14 @@ void fp_pairs_emit_matrix(fp_run_t *run, size_t bytes);
 void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *alone,
                            const fp_cell_t *healthy, fp_retest_t status, int retested, double link_floor);
 /* The judge's record of a size: what could be judged, suspects and their outcomes, the budget. */
+/* A suspect uplink (uplink.h) and its re-test: pairs across it alone beside pairs inside its switch
+ * alone; cleared, it was congested by the sweep's own flows. */
+void fp_pairs_emit_uplink(fp_run_t *run, size_t bytes, const fp_uplink_tree_t *tree, const fp_uplink_finding_t *f,
+                          const fp_cell_t *alone, const fp_cell_t *healthy, fp_retest_t status, int retested);
+/* "slow uplink of leaf1 (up, out of it): 41 MB/s [40, 43] over 9 cells, typical 140 MB/s (0.29 x);
+ * the sweep put up to 3 flows on it at once" */
+void fp_pairs_uplink_line(const fp_pairs_ctx_t *pc, const fp_uplink_finding_t *f, const char *unit, char *buf,
+                          size_t len);
 void fp_pairs_emit_judge(fp_run_t *run, size_t bytes, const fp_pairs_verdict_t *v, const fp_judge_summary_t *s);
 /* A cell a -> b that failed an --expect threshold (j: its judgement); j NULL: a closing line saying
  * that `a` cells failed in all. */

@@ -1,6 +1,7 @@
 /* Rank 0's lines for the findings of a sweep and for the cells that failed an --expect threshold. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pairs.h"
 #include "report.h"
@@ -187,6 +188,139 @@ void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, c
     fflush(out);
 }
 
+static const char *switch_name(const fp_pairs_ctx_t *pc, int sw)
+{
+    return pc->topology.sw[sw].name;
+}
+
+void fp_pairs_uplink_line(const fp_pairs_ctx_t *pc, const fp_uplink_finding_t *f, const char *unit, char *buf,
+                          size_t len)
+{
+    static const char *const ways[] = {"up, out of it", "down, into it", "both ways"};
+    char also[FP_TOPO_NAME + 48] = "";
+    if (f->alt_sw >= 0)
+        snprintf(also, sizeof also, "; or %s's, %s", switch_name(pc, f->alt_sw), fp_uplink_dir_name(f->alt_dir));
+    snprintf(buf, len,
+             "slow uplink of %s (%s%s): %.4g %s [%.4g, %.4g] over %zu cells, typical %.4g %s (%.2f x); the sweep "
+             "put up to %zu flows on it at once",
+             switch_name(pc, f->sw), ways[f->dir], also, f->median, unit, f->lo, f->hi, f->cells, f->typical, unit,
+             f->median / f->typical, f->flows);
+}
+
+/* The re-test's sentence for an uplink: pairs across it alone against pairs inside its switch alone. */
+static void uplink_why(const fp_run_t *run, const fp_uplink_finding_t *f, const fp_cell_t *alone,
+                       const fp_cell_t *healthy, fp_retest_t status, int retested, char *buf, size_t len)
+{
+    const char *unit = fp_pairs_unit(run);
+    if (!retested) {
+        snprintf(buf, len, "not re-measured: too few ranks on either side to compare with: undecided");
+    } else if (!(alone->median > 0)) {
+        snprintf(buf, len, "not re-measured: the re-test budget was spent: undecided");
+    } else {
+        char verdict[200];
+        if (status == FP_RETEST_CLEARED)
+            snprintf(verdict, sizeof verdict,
+                     "cleared: congestion of the uplink (as fast as inside the switch when alone; the sweep put up "
+                     "to %zu of its flows on it at once)",
+                     f->flows);
+        else
+            snprintf(verdict, sizeof verdict, "%s",
+                     status == FP_RETEST_STANDS ? "stands (slow alone too)" : "undecided (neither clearly slower nor as fast)");
+        snprintf(buf, len, "across it alone %.4g %s [%.4g, %.4g] against pairs inside %s alone %.4g %s [%.4g, %.4g] "
+                 "(%.2f x): %s", alone->median, unit, alone->lo, alone->hi,
+                 fp_pairs_ctx((fp_ctx_t *)&run->ctx)->topology.sw[f->sw].name, healthy->median, unit, healthy->lo,
+                 healthy->hi, alone->median / healthy->median, verdict);
+    }
+}
+
+static void json_uplink(FILE *out, fp_run_t *run, size_t bytes, const fp_uplink_tree_t *tree,
+                        const fp_uplink_finding_t *f, const fp_cell_t *alone, const fp_cell_t *healthy,
+                        fp_retest_t status, const char *why, const char *line)
+{
+    const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    const fp_topology_t *t = &pc->topology;
+    fprintf(out, "{\"type\":\"finding\",\"size\":%zu,\"quantity\":\"%s\",\"unit\":\"%s\",\"kind\":\"slow_uplink\","
+                 "\"direction\":\"%s\",\"switch\":",
+            bytes, pc->kind->quantity == FP_QTY_LATENCY ? "latency" : "bandwidth", fp_pairs_unit(run),
+            fp_uplink_dir_name(f->dir));
+    fp_json_string(out, t->sw[f->sw].name);
+    fputs(",\"parent\":", out);
+    fp_json_string_or_null(out, t->sw[f->sw].parent >= 0 ? t->sw[t->sw[f->sw].parent].name : NULL);
+    fputs(",\"also\":", out);
+    if (f->alt_sw >= 0) {
+        fputs("{\"switch\":", out);
+        fp_json_string(out, t->sw[f->alt_sw].name);
+        fprintf(out, ",\"direction\":\"%s\"}", fp_uplink_dir_name(f->alt_dir));
+    } else {
+        fputs("null", out);
+    }
+    fputs(",\"nodes\":[", out); /* the hosts under the switch, each once */
+    int first = 1;
+    size_t n = pc->matrix.layout.n;
+    for (size_t r = 0; r < n; r++) {
+        int seen = 0;
+        for (size_t q = 0; q < r && !seen; q++)
+            seen = pc->switch_of[q] == pc->switch_of[r] && strcmp(pc->name_list[q], pc->name_list[r]) == 0;
+        if (seen || !fp_uplink_under(tree, (int)r, f->sw))
+            continue;
+        fputs(first ? "" : ",", out);
+        fp_json_string(out, pc->name_list[r]);
+        first = 0;
+    }
+    fputs("],\"ranks\":[]", out);
+    if (n <= PAIRS_LISTED_MAX_NODES) { /* the cells it carries, measured */
+        fputs(",\"pairs\":[", out);
+        first = 1;
+        for (size_t r = 0; r < pc->matrix.layout.nshifts; r++)
+            for (size_t a = 0; a < n; a++) {
+                size_t b = (a + pc->matrix.layout.shift[r]) % n;
+                if (pc->matrix.cells[r * n + a].median > 0 && fp_uplink_crosses(tree, f, (int)a, (int)b))
+                    pair(out, pc->name_list, a, b, &first);
+            }
+        fputc(']', out);
+    }
+    fputs(",\"value\":", out);
+    fp_json_number_or_null(out, f->median);
+    fputs(",\"ci_lo\":", out);
+    fp_json_number_or_null(out, f->lo);
+    fputs(",\"ci_hi\":", out);
+    fp_json_number_or_null(out, f->hi);
+    fputs(",\"expected\":", out);
+    fp_json_number_or_null(out, f->typical);
+    fprintf(out, ",\"cells\":%zu,\"confirmed\":%zu,\"flows\":%zu,\"z\":", f->cells, f->confirmed, f->flows);
+    fp_json_number_or_null(out, f->z);
+    json_cell(out, "alone", alone);
+    json_cell(out, "healthy_alone", healthy);
+    fprintf(out, ",\"status\":\"%s\",\"cleared\":%s,\"why\":", fp_retest_name(status),
+            status == FP_RETEST_CLEARED ? "true" : "false");
+    fp_json_string(out, why);
+    fputs(",\"message\":", out);
+    fp_json_string(out, line);
+    fputs("}\n", out);
+}
+
+void fp_pairs_emit_uplink(fp_run_t *run, size_t bytes, const fp_uplink_tree_t *tree, const fp_uplink_finding_t *f,
+                          const fp_cell_t *alone, const fp_cell_t *healthy, fp_retest_t status, int retested)
+{
+    FILE *out = out_of(run);
+    const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    char line[1024], why[600];
+    if (!out)
+        return;
+    fp_pairs_uplink_line(pc, f, fp_pairs_unit(run), line, sizeof line);
+    uplink_why(run, f, alone, healthy, status, retested, why, sizeof why);
+    flockfile(out);
+    if (run->report->format == FP_FORMAT_JSON) {
+        char full[1700];
+        snprintf(full, sizeof full, "%s; %s", line, why);
+        json_uplink(out, run, bytes, tree, f, alone, healthy, status, why, full);
+    } else {
+        fprintf(out, "# finding at %zu bytes: %s; %s\n", bytes, line, why);
+    }
+    funlockfile(out);
+    fflush(out);
+}
+
 static void places_list(FILE *out, unsigned places, int round_trip)
 {
     static const char *const names[] = {"sender", "receiver", "link"};
@@ -208,6 +342,12 @@ void fp_pairs_emit_judge(fp_run_t *run, size_t bytes, const fp_pairs_verdict_t *
     int round_trip = run->params.pairs_mode == FP_PAIRS_ISOLATED && pc->kind->quantity == FP_QTY_LATENCY;
     if (!out)
         return;
+    char uplinks[160] = "";
+    if (v->uplinks && v->uplinks_unjudged)
+        snprintf(uplinks, sizeof uplinks, "; uplinks: %zu judged, %zu with too few ranks or cells to judge",
+                 v->uplinks_judged, v->uplinks_unjudged);
+    else if (v->uplinks)
+        snprintf(uplinks, sizeof uplinks, "; uplinks: %zu judged", v->uplinks_judged);
     flockfile(out);
     if (run->report->format == FP_FORMAT_JSON) {
         fprintf(out, "{\"type\":\"judge\",\"size\":%zu,\"quantity\":\"%s\",\"unit\":\"%s\",\"mode\":\"%s\","
@@ -230,18 +370,23 @@ void fp_pairs_emit_judge(fp_run_t *run, size_t bytes, const fp_pairs_verdict_t *
         fp_json_number_or_null(out, s->z_node);
         fputs(",\"z_link\":", out);
         fp_json_number_or_null(out, s->z_link);
+        if (v->uplinks)
+            fprintf(out, ",\"uplinks\":{\"judged\":%zu,\"unjudged\":%zu}", v->uplinks_judged, v->uplinks_unjudged);
+        else
+            fputs(",\"uplinks\":null", out);
         fputs("}\n", out);
     } else if (!v->places) {
-        fprintf(out, "# judge at %zu bytes: %s: no finding can be claimed, and none is excluded\n", bytes, v->reason);
+        fprintf(out, "# judge at %zu bytes: %s: no finding can be claimed, and none is excluded%s\n", bytes, v->reason,
+                uplinks);
     } else {
         fprintf(out,
                 "# judge at %zu bytes: %s%zu nodes, cell noise %.1f %%, screen z <= -%.2f (nodes) -%.2f (links), "
                 "effects >= %.0f %%; %zu suspect(s), re-tested in %.1f s of a %.1f s budget: %zu stand, %zu "
-                "cleared, %zu undecided%s%s\n",
+                "cleared, %zu undecided%s%s%s\n",
                 bytes, v->decided ? "" : "cannot judge the whole matrix, what stands stands: ", pc->matrix.layout.n,
                 100.0 * (exp(s->sigma) - 1.0), s->z_node, s->z_link, 100.0 * run->params.pairs_min_effect,
-                v->suspects, v->spent_s, v->budget_s, v->stands, v->cleared, v->undecided, v->reason[0] ? "; " : "",
-                v->reason);
+                v->suspects, v->spent_s, v->budget_s, v->stands, v->cleared, v->undecided, uplinks,
+                v->reason[0] ? "; " : "", v->reason);
     }
     funlockfile(out);
     fflush(out);

@@ -295,8 +295,126 @@ static double budget_of(const fp_run_t *run, double sweep_s)
     return b >= 0 ? b : fmax(AUTO_BUDGET_MIN_S, AUTO_BUDGET_FACTOR * sweep_s);
 }
 
+/* The uplinks of a sweep with --topology (uplink.h): suspects and their re-test plan. */
+#define MAX_UPLINKS 16
+#define UPLINK_PAIRS 3 /* pairs across a suspect uplink re-measured, each beside one inside its switch */
+typedef struct uplinks {
+    fp_uplink_tree_t tree;
+    int *parent;
+    fp_uplink_finding_t found[MAX_UPLINKS];
+    size_t count;
+    fp_uplink_summary_t summary;
+    retest_plan_t plan;
+    int first[MAX_UPLINKS + 1];
+    fp_retest_t status[MAX_UPLINKS];
+} uplinks_t;
+
+/* Whether half or more of slow round f's cells cross suspect uplinks that their re-test decided
+ * (slow alone, or congested by the sweep): the round is slow because of them. */
+static int round_on_uplinks(const fp_shifts_t *L, const fp_finding_t *f, const uplinks_t *u)
+{
+    size_t n = L->n, across = 0;
+    for (size_t a = 0; a < n; a++) {
+        int b = (int)((a + (size_t)f->b) % n), hit = 0;
+        for (size_t i = 0; i < u->count && !hit; i++)
+            hit = u->status[i] != FP_RETEST_UNDECIDED && fp_uplink_crosses(&u->tree, &u->found[i], (int)a, b);
+        across += hit;
+    }
+    return u->count && 2 * across >= n;
+}
+
+/* The k-th rank under (inside = 1) or outside switch x, cyclically; -1 when none. */
+static int rank_at(const fp_uplink_tree_t *t, int n, int x, int inside, int k)
+{
+    int count = 0;
+    for (int r = 0; r < n; r++)
+        count += fp_uplink_under(t, r, x) == inside;
+    if (!count)
+        return -1;
+    for (int r = 0, seen = 0; r < n; r++)
+        if (fp_uplink_under(t, r, x) == inside && seen++ == k % count)
+            return r;
+    return -1;
+}
+
+/* Pairs across uplink f alone, each beside a pair inside its switch that keeps the crossing pair's
+ * rank inside it: the sender for "up" (a -> b beside a -> c), the receiver for "down" (a -> b
+ * beside c -> b), so that a slow node there slows both alike and clears the uplink. */
+static void plan_uplink(retest_plan_t *p, int n, const fp_uplink_tree_t *t, const fp_uplink_finding_t *f,
+                        int round_trip)
+{
+    int x = f->sw, down = f->dir == FP_UPLINK_DOWN;
+    for (int k = 0; k < UPLINK_PAIRS && p->count + 2 <= MAX_RETEST_PAIRS; k++) {
+        int in = rank_at(t, n, x, 1, k), out = rank_at(t, n, x, 0, k), other = rank_at(t, n, x, 1, k + 1);
+        if (in < 0 || out < 0 || other < 0 || other == in)
+            return;
+        int a = down ? out : in, b = down ? in : out, ha = down ? other : in, hb = down ? in : other;
+        if (round_trip) { /* as the sweep measured it: the lower rank pings the higher */
+            plan_add(p, a < b ? a : b, a < b ? b : a);
+            plan_add(p, ha < hb ? ha : hb, ha < hb ? hb : ha);
+        } else {
+            plan_add(p, a, b);
+            plan_add(p, ha, hb);
+        }
+    }
+}
+
+static int uplinks_screen(fp_run_t *run, const fp_judge_opts_t *o, uplinks_t *u)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    u->count = 0;
+    u->plan.count = 0;
+    memset(&u->summary, 0, sizeof u->summary);
+    if (!pc->has_topology || !pc->switch_of)
+        return FP_OK;
+    size_t nsw = pc->topology.nsw;
+    free(u->parent);
+    if (!(u->parent = malloc((nsw + 1) * sizeof *u->parent)))
+        return fp_fail("out of memory for the %zu switches of the topology", nsw);
+    for (size_t s = 0; s < nsw; s++)
+        u->parent[s] = pc->topology.sw[s].parent;
+    u->tree = (fp_uplink_tree_t){pc->switch_of, u->parent, nsw};
+    if (fp_uplinks_find(&pc->matrix.layout, pc->matrix.cells, o, &u->tree, u->found, MAX_UPLINKS, &u->count,
+                        &u->summary) != 0)
+        return fp_fail("out of memory judging the uplinks of the %zu x %zu matrix", pc->matrix.layout.n,
+                       pc->matrix.layout.n);
+    u->count = u->count < MAX_UPLINKS ? u->count : MAX_UPLINKS;
+    for (size_t i = 0; i < u->count; i++) {
+        u->first[i] = u->plan.count;
+        plan_uplink(&u->plan, (int)pc->matrix.layout.n, &u->tree, &u->found[i], o->round_trip);
+    }
+    u->first[u->count] = u->plan.count;
+    return FP_OK;
+}
+
+/* Rank 0: each suspect uplink decided from its pairs alone and said. */
+static void uplinks_decide(fp_run_t *run, size_t bytes, uplinks_t *u, fp_pairs_verdict_t *v)
+{
+    fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    int higher = pc->kind->quantity == FP_QTY_RATE;
+    for (size_t i = 0; i < u->count; i++) {
+        fp_cell_t s[UPLINK_PAIRS], h[UPLINK_PAIRS], alone = {NAN, NAN, NAN}, healthy = {NAN, NAN, NAN};
+        size_t m = 0;
+        for (int k = u->first[i]; k + 1 < u->first[i + 1] && m < UPLINK_PAIRS; k += 2)
+            s[m] = u->plan.cell[k], h[m++] = u->plan.cell[k + 1];
+        int planned = m > 0;
+        fp_retest_t r = planned ? fp_retest_decide(s, h, m, higher, run->params.pairs_min_effect, 0, &alone, &healthy)
+                                : FP_RETEST_UNDECIDED;
+        u->status[i] = r;
+        v->suspects++;
+        v->stands += r == FP_RETEST_STANDS;
+        v->cleared += r == FP_RETEST_CLEARED;
+        v->undecided += r == FP_RETEST_UNDECIDED;
+        v->unmeasured += planned && !(alone.median > 0);
+        fp_pairs_emit_uplink(run, bytes, &u->tree, &u->found[i], &alone, &healthy, r, planned);
+        if (r == FP_RETEST_STANDS && v->stands == 1)
+            fp_pairs_uplink_line(pc, &u->found[i], fp_pairs_unit(run), v->first_line, sizeof v->first_line);
+    }
+}
+
 /* The screen on rank 0: suspects sorted by severity and their re-test plan. */
-static int screen(fp_run_t *run, fp_finding_t *found, size_t *nfound, fp_judge_summary_t *summary, retest_plan_t *p)
+static int screen(fp_run_t *run, fp_finding_t *found, size_t *nfound, fp_judge_summary_t *summary, retest_plan_t *p,
+                  uplinks_t *u)
 {
     fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
     int isolated = run->params.pairs_mode == FP_PAIRS_ISOLATED;
@@ -304,7 +422,21 @@ static int screen(fp_run_t *run, fp_finding_t *found, size_t *nfound, fp_judge_s
                          .with_rounds = !isolated,
                          .round_trip = isolated && pc->kind->quantity == FP_QTY_LATENCY,
                          .min_effect = run->params.pairs_min_effect};
-    if (fp_outliers_find(&pc->matrix.layout, pc->matrix.cells, &o, found, MAX_FINDINGS, nfound, summary) != 0)
+    const fp_cell_t *cells = pc->matrix.cells;
+    fp_cell_t *corrected = NULL;
+    if (uplinks_screen(run, &o, u) != FP_OK)
+        return FP_ERR;
+    if (u->count) { /* the nodes judged on what the suspect uplinks do not explain */
+        size_t ncells = pc->matrix.layout.n * pc->matrix.layout.nshifts;
+        if (!(corrected = malloc((ncells + 1) * sizeof *corrected)))
+            return fp_fail("out of memory for the %zu cells of the matrix", ncells);
+        memcpy(corrected, cells, ncells * sizeof *corrected);
+        fp_uplink_correct(&pc->matrix.layout, corrected, &u->tree, u->found, u->count);
+        cells = corrected;
+    }
+    int rc = fp_outliers_find(&pc->matrix.layout, cells, &o, found, MAX_FINDINGS, nfound, summary);
+    free(corrected);
+    if (rc != 0)
         return fp_fail("out of memory judging the %zu x %zu matrix", pc->matrix.layout.n, pc->matrix.layout.n);
     *nfound = *nfound < MAX_FINDINGS ? *nfound : MAX_FINDINGS;
     qsort(found, *nfound, sizeof *found, by_severity);
@@ -328,15 +460,24 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
     v->budget_s = budget_of(run, sweep_s);
     static retest_plan_t split;
     static int split_first[MAX_FINDINGS];
-    double spent2 = 0.0;
+    static uplinks_t up;
+    double spent2 = 0.0, spent_up = 0.0;
+    up.plan.count = 0;
+    up.count = 0;
     if (run->ctx.rank == 0) /* a failure here ends the job (MPI_Abort): the others wait in run_plan */
-        FP_CHECK(screen(run, found, &nfound, &summary, &plan));
-    FP_CHECK(run_plan(run, bytes, &plan, v->budget_s, &v->spent_s, all));
+        FP_CHECK(screen(run, found, &nfound, &summary, &plan, &up));
+    FP_CHECK(run_plan(run, bytes, &up.plan, v->budget_s, &spent_up, all)); /* the uplinks first: */
+    FP_CHECK(run_plan(run, bytes, &plan, v->budget_s - spent_up, &v->spent_s, all)); /* they explain nodes */
+    v->spent_s += spent_up;
     if (run->ctx.rank != 0) /* phase two, planned by rank 0 below */
         return run_plan(run, bytes, &split, v->budget_s - v->spent_s, &spent2, all);
+    v->uplinks = pc->has_topology;
+    v->uplinks_judged = up.summary.judged;
+    v->uplinks_unjudged = up.summary.unjudged;
+    uplinks_decide(run, bytes, &up, v);
     v->decided = summary.decided;
     v->places = summary.places;
-    v->suspects = nfound;
+    v->suspects += nfound;
     snprintf(v->reason, sizeof v->reason, "%s", summary.reason);
     int higher = pc->kind->quantity == FP_QTY_RATE;
     static fp_retest_t status[MAX_FINDINGS];
@@ -352,6 +493,7 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
         split_first[i] = -1;
         if (found[i].kind == FP_FIND_ROUND && status[i] == FP_RETEST_STANDS &&
             !round_explained(&pc->matrix.layout, &found[i], found, status, nfound) &&
+            !round_on_uplinks(&pc->matrix.layout, &found[i], &up) &&
             split.count + (int)pc->matrix.layout.n <= MAX_RETEST_PAIRS) {
             split_first[i] = split.count;
             plan_round_cells(&split, &pc->matrix.layout, &found[i]);
@@ -363,7 +505,8 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
         int planned = plan.first[i + 1] > plan.first[i];
         fp_retest_t r = status[i];
         int explained = r != FP_RETEST_CLEARED && found[i].kind == FP_FIND_ROUND &&
-                        round_explained(&pc->matrix.layout, &found[i], found, status, nfound);
+                        (round_explained(&pc->matrix.layout, &found[i], found, status, nfound) ||
+                         round_on_uplinks(&pc->matrix.layout, &found[i], &up));
         fp_finding_t links[MAX_RETEST_PAIRS];
         fp_cell_t links_alone[MAX_RETEST_PAIRS], links_ref[MAX_RETEST_PAIRS];
         size_t nlinks = split_first[i] >= 0 ? round_links(run, &split, split_first[i], &found[i], links,

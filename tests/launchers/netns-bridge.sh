@@ -2,7 +2,13 @@
 # N "hosts" on one machine: network namespaces, each joined by a veth pair to one Linux bridge that
 # lives in a namespace of its own (the "switch"), so nothing is added to the machine's own network.
 #
-#   netns-bridge.sh up N                    create N hosts (2..64), the switch, veths, hosts files
+#   netns-bridge.sh up N [LEAVES]           create N hosts (2..64), the switch, veths, hosts files;
+#                                           with LEAVES (2..8) the hosts hang in order from LEAVES
+#                                           leaf bridges, each joined to a spine bridge by a veth
+#                                           uplink (all in the switch's namespace)
+#   netns-bridge.sh topology                print the leaves' tree in fabperf's topology format
+#   netns-bridge.sh shape-uplink L RATE DIR tc tbf on leaf L's uplink: DIR "up" limits what leaf L
+#                                           sends to the spine, "down" what it receives
 #   netns-bridge.sh down                    remove everything created by "up" (idempotent)
 #   netns-bridge.sh hosts                   print the host names, one a line
 #   netns-bridge.sh exec HOST CMD...        run CMD in HOST (its namespace and host name)
@@ -27,6 +33,7 @@ BR_STATE=${FABPERF_BRIDGE_STATE:-/run/fabperf-bridge}
 BR_SWITCH=$BR_PREFIX-sw
 BR_DEV=fpeth0
 BR_MAP=$BR_STATE/map
+BR_LEAVES=$BR_STATE/leaves # "HOST LEAF" per host, with LEAVES
 BR_SSH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/ns-ssh
 BR_OWN_SESSION=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/own-session
 
@@ -85,21 +92,21 @@ netns_bridge_down() {
         fi
     done
     rmdir /etc/netns 2>/dev/null
-    rm -f "$BR_MAP"
+    rm -f "$BR_MAP" "$BR_LEAVES"
     rmdir "$BR_STATE" 2>/dev/null
     return 0
 }
 
-# host i (1-based): namespace, veth to the switch, address
+# host i (1-based): namespace, veth to its bridge (BRIDGE, default the one switch), address
 _br_add_host() {
-    local i=$1 h=$BR_PREFIX-h$1
+    local i=$1 h=$BR_PREFIX-h$1 bridge=${2:-fpbr0}
     ip netns add "$h" &&
         ip -n "$h" link set lo up &&
         ip link add "$BR_DEV" netns "$h" type veth peer name "fpp$i" netns "$BR_SWITCH" &&
         ip -n "$h" link set "$BR_DEV" addrgenmode none &&
         ip -n "$h" addr add "$BR_NET.$i/24" dev "$BR_DEV" &&
         ip -n "$h" link set "$BR_DEV" up &&
-        ip -n "$BR_SWITCH" link set "fpp$i" master fpbr0 &&
+        ip -n "$BR_SWITCH" link set "fpp$i" master "$bridge" &&
         ip -n "$BR_SWITCH" link set "fpp$i" up
 }
 
@@ -121,10 +128,26 @@ _br_hosts_files() {
     done
 }
 
+# leaf l (1-based): a bridge fpl<l> and its uplink, the veth fpu<l> (leaf side) - fpd<l> (spine side)
+_br_add_leaf() {
+    local l=$1
+    ip -n "$BR_SWITCH" link add "fpl$l" type bridge &&
+        ip -n "$BR_SWITCH" link set "fpl$l" up &&
+        ip -n "$BR_SWITCH" link add "fpu$l" type veth peer name "fpd$l" &&
+        ip -n "$BR_SWITCH" link set "fpu$l" master "fpl$l" &&
+        ip -n "$BR_SWITCH" link set "fpd$l" master fpbr0 &&
+        ip -n "$BR_SWITCH" link set "fpu$l" up &&
+        ip -n "$BR_SWITCH" link set "fpd$l" up
+}
+
 netns_bridge_up() {
-    local n=$1 i
+    local n=$1 leaves=${2:-0} i ports
     if ! [[ $n =~ ^[0-9]+$ ]] || ((n < 2 || n > 64)); then
         _br_log "up N: N must be 2..64"
+        return 1
+    fi
+    if ! [[ $leaves =~ ^[0-9]+$ ]] || ((leaves != 0 && (leaves < 2 || leaves > 8 || leaves > n))); then
+        _br_log "up N LEAVES: LEAVES must be 2..8 and at most N"
         return 1
     fi
     _br_check_caps || return
@@ -136,17 +159,32 @@ netns_bridge_up() {
         netns_bridge_down
         return 1
     fi
+    for ((i = 1; i <= leaves; i++)); do
+        if ! _br_add_leaf "$i"; then
+            _br_log "creating leaf $i failed"
+            netns_bridge_down
+            return 1
+        fi
+    done
     for ((i = 1; i <= n; i++)); do
-        if ! _br_add_host "$i"; then
+        local bridge=fpbr0
+        ((leaves)) && bridge=fpl$(((i - 1) * leaves / n + 1))
+        if ! _br_add_host "$i" "$bridge"; then
             _br_log "creating host $i failed"
             netns_bridge_down
             return 1
         fi
     done
     _br_hosts_files "$n"
-    # wait until every port of the bridge forwards
+    if ((leaves)); then
+        for ((i = 1; i <= n; i++)); do
+            echo "$BR_PREFIX-h$i leaf$(((i - 1) * leaves / n + 1))"
+        done >"$BR_LEAVES"
+    fi
+    # wait until every port of every bridge forwards (hosts' ports and both ends of each uplink)
+    ports=$((n + 2 * leaves))
     for ((i = 0; i < 50; i++)); do
-        if [[ $(ip -d -n "$BR_SWITCH" link show master fpbr0 | grep -c 'state forwarding') -eq $n ]]; then
+        if [[ $(ip -d -n "$BR_SWITCH" link show | grep -c 'state forwarding') -eq $ports ]]; then
             return 0
         fi
         sleep 0.1
@@ -196,8 +234,33 @@ netns_bridge_unshape() {
         i=$((i + 1))
         tc -n "$h" qdisc del dev "$BR_DEV" root 2>/dev/null
         tc -n "$BR_SWITCH" qdisc del dev "fpp$i" root 2>/dev/null
+        tc -n "$BR_SWITCH" qdisc del dev "fpu$i" root 2>/dev/null
+        tc -n "$BR_SWITCH" qdisc del dev "fpd$i" root 2>/dev/null
     done
     return 0
+}
+
+netns_bridge_topology() {
+    [[ -r $BR_LEAVES ]] || { _br_log "topology: no leaves (up N LEAVES)"; return 1; }
+    echo "switch spine"
+    awk '{ print $2 }' "$BR_LEAVES" | uniq | awk '{ print "switch " $1 " parent=spine" }'
+    awk '{ print "node " $1 " switch=" $2 }' "$BR_LEAVES"
+}
+
+netns_bridge_shape_uplink() {
+    local l=$1 rate=$2 dir=$3
+    if ! [[ -r $BR_LEAVES ]] || ! grep -q " leaf$l\$" "$BR_LEAVES"; then
+        _br_log "shape-uplink: no leaf $l"
+        return 1
+    fi
+    case $dir in
+    up) tc -n "$BR_SWITCH" qdisc replace dev "fpu$l" root tbf rate "$rate" burst 64kb latency 10ms ;;
+    down) tc -n "$BR_SWITCH" qdisc replace dev "fpd$l" root tbf rate "$rate" burst 64kb latency 10ms ;;
+    *)
+        _br_log "shape-uplink LEAF RATE up|down"
+        return 1
+        ;;
+    esac
 }
 
 # Open MPI, one rank in each host, ob1 + TCP BTL over the veths only; the daemons are started
@@ -228,12 +291,12 @@ if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
         netns_bridge_up "$@"
         exit
         ;;
-    down | hosts | exec | counters | shape | unshape | mpirun)
-        "netns_bridge_$cmd" "$@"
+    down | hosts | exec | counters | shape | unshape | mpirun | topology | shape-uplink)
+        "netns_bridge_${cmd//-/_}" "$@"
         exit
         ;;
     *)
-        echo "usage: $0 up N|down|hosts|exec|counters|shape|unshape|mpirun [ARGS]" >&2
+        echo "usage: $0 up N [LEAVES]|down|hosts|exec|counters|shape|shape-uplink|unshape|mpirun|topology [ARGS]" >&2
         exit 1
         ;;
     esac

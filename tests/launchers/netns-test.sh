@@ -50,14 +50,15 @@ netns_start() {
     mapfile -t hosts < <("$nh" hosts)
 }
 
-# netns_bridge_start NAME N: as netns_start, with N hosts on one bridge (netns-bridge.sh, as $nb).
+# netns_bridge_start NAME N [LEAVES]: as netns_start, with N hosts on one bridge (netns-bridge.sh, as
+# $nb), or on LEAVES leaf bridges under a spine.
 netns_bridge_start() {
     nb=$here/netns-bridge.sh
     work=$(mktemp -d "${TMPDIR:-/tmp}/fabperf-$1.XXXXXX")
     chmod 0755 "$work"
     trap '"$nb" down; rm -rf "$work"' EXIT
     trap 'exit 1' INT TERM
-    "$nb" up "$2"
+    "$nb" up "$2" ${3:+"$3"}
     local rc=$?
     [[ $rc -eq 0 ]] || exit "$rc"
 }
