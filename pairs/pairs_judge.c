@@ -412,6 +412,46 @@ static void uplinks_decide(fp_run_t *run, size_t bytes, uplinks_t *u, fp_pairs_v
     }
 }
 
+/* Medians of the cells' medians and bounds over finding f's cells in `cells` (the measured ones:
+ * the screen saw them corrected for the suspect uplinks, the finding says what was measured). */
+static void measured_values(const fp_shifts_t *L, const fp_cell_t *cells, fp_finding_t *f)
+{
+    size_t n = L->n, m = 0, m2 = 0, cap = 2 * n + 2; /* a node's row and column at most */
+    double w[3][4];
+    double *v0 = malloc(3 * cap * sizeof(double)), *v[3] = {v0, v0 + cap, v0 + 2 * cap};
+    if (!v0)
+        return; /* the corrected values stay: the finding's line is still right in its ratio */
+    for (size_t r = 0; r < L->nshifts; r++)
+        for (size_t a = 0; a < n; a++) {
+            const fp_cell_t *c = &cells[r * n + a];
+            int b = (int)((a + L->shift[r]) % n), sa = f->a == (int)a, rb = f->a == b, in;
+            switch (f->kind) {
+            case FP_FIND_SENDER: in = sa; break;
+            case FP_FIND_RECEIVER: in = rb; break;
+            case FP_FIND_NODE: in = sa || rb; break;
+            case FP_FIND_ROUND: in = (int)L->shift[r] == f->b; break;
+            default: in = sa && b == f->b; break;
+            }
+            if (!(c->median > 0))
+                continue;
+            if (in && m < cap)
+                v[0][m] = c->median, v[1][m] = c->lo, v[2][m++] = c->hi;
+            if (f->kind == FP_FIND_LINK_BOTH && f->b == (int)a && b == f->a && m2 < 4)
+                w[0][m2] = c->median, w[1][m2] = c->lo, w[2][m2++] = c->hi;
+        }
+    if (m) {
+        f->median = fp_median_finite(v[0], m);
+        f->lo = fp_median_finite(v[1], m);
+        f->hi = fp_median_finite(v[2], m);
+    }
+    if (m2) {
+        f->median2 = fp_median_finite(w[0], m2);
+        f->lo2 = fp_median_finite(w[1], m2);
+        f->hi2 = fp_median_finite(w[2], m2);
+    }
+    free(v0);
+}
+
 /* The screen on rank 0: suspects sorted by severity and their re-test plan. */
 static int screen(fp_run_t *run, fp_finding_t *found, size_t *nfound, fp_judge_summary_t *summary, retest_plan_t *p,
                   uplinks_t *u)
@@ -435,6 +475,8 @@ static int screen(fp_run_t *run, fp_finding_t *found, size_t *nfound, fp_judge_s
         cells = corrected;
     }
     int rc = fp_outliers_find(&pc->matrix.layout, cells, &o, found, MAX_FINDINGS, nfound, summary);
+    for (size_t i = 0; corrected && rc == 0 && i < *nfound && i < MAX_FINDINGS; i++)
+        measured_values(&pc->matrix.layout, pc->matrix.cells, &found[i]);
     free(corrected);
     if (rc != 0)
         return fp_fail("out of memory judging the %zu x %zu matrix", pc->matrix.layout.n, pc->matrix.layout.n);
