@@ -5,7 +5,8 @@
 # unshaped sweep's typical cell: the only standing finding is that uplink, direction up (or, the
 # same cells, leaf 2's down), and no node. Then one host's own veth limited instead, sending: that
 # host stands as a slow node (as sender, and may as receiver: see test-netns-allpairs.sh), and no
-# uplink stands.
+# uplink stands. Last, every host shaped and leaf 1's uplink at 1.2 of their rate, congested by the
+# sweep's own flows only: nothing stands. fabperf-report lists the standing uplink first, by switch.
 #
 # Environment: FABPERF_PAIRS_BIN  directory with fabperf_allpairs built with Open MPI
 # Exit status: 0 pass, 1 fail, 77 skip (automake convention).
@@ -64,6 +65,17 @@ found=$(standing "$work/uplink.txt")
 [[ $found == "stands slow_uplink up leaf1/leaf2:down" || $found == "stands slow_uplink down leaf2/leaf1:up" ]] ||
     failed "leaf 1's uplink shaped: what stands is not only that uplink, up: '$found'"
 "$nb" unshape
+# fabperf-report lists the uplink by its switch, standing, first among the findings
+mkdir "$work/report" && cp "$work/uplink.json" "$work/report/"
+python3 "$here/../../tools/fabperf-report" "$work/report" -o "$work/report.html" >"$work/report.err" 2>&1 ||
+    { failed "fabperf-report on the uplink sweep failed"; cat "$work/report.err"; }
+python3 - "$work/report.html" <<'PY' || failed "fabperf-report: the standing uplink is not the first finding, by its switch"
+import re, sys
+rows = re.findall(r'data-kind="([^"]*)" data-where="([^"]*)" data-status="([^"]*)"', open(sys.argv[1]).read())
+print("report rows:", rows)
+sys.exit(0 if rows and rows[0][0] == "slow_uplink" and rows[0][2] == "stands"
+         and rows[0][1] in ("uplink of leaf1 (or leaf2&#x27;s, down)", "uplink of leaf2 (or leaf1&#x27;s, up)") else 1)
+PY
 
 "$nb" shape fpbr-h2 "$rate" send || failed "tc tbf on fpbr-h2 failed"
 sweep host

@@ -127,7 +127,14 @@ def preflight_summary(run):
     return "<h3>Preflight</h3>" + "".join(parts) if parts else ""
 
 
+ELEMENT_ORDER = ("slow_uplink", "slow_node", "slow_link", "slow_round")
+
+
 def finding_where(f):
+    if f.get("kind") == "slow_uplink":  # a switch's uplink, and the other end of the same path
+        also = f.get("also") or {}
+        other = f" (or {also['switch']}'s, {also.get('direction', '?')})" if also.get("switch") else ""
+        return f"uplink of {f.get('switch', '?')}{other}"
     if f.get("kind") == "slow_link":
         arrow = " <-> " if f.get("direction") == "both-ways" else " -> "
         return arrow.join(str(x) for x in f.get("nodes") or [])
@@ -212,7 +219,10 @@ def pairs_summary(run):
                                   else "-"),
                           numcell(num(f.get("value"))), numcell(num(f.get("expected"))),
                           (status_badge(report, f), None), retest_text(f), f.get("message", "")]))
-    rows.sort(key=lambda r: STATUS_ORDER.index(r[0].split('data-status="')[1].split('"')[0]))
+    # by status, then by element: uplinks (between switches) before nodes, links and rounds
+    rows.sort(key=lambda r: (STATUS_ORDER.index(r[0].split('data-status="')[1].split('"')[0]),
+                             ELEMENT_ORDER.index(r[0].split('data-kind="')[1].split('"')[0])
+                             if r[0].split('data-kind="')[1].split('"')[0] in ELEMENT_ORDER else len(ELEMENT_ORDER)))
     failed = sum(len(r["verdicts"]) for r in run.pairs)
     note = f"<p>{failed} cells failed an --expect threshold (listed in the all-pairs section).</p>" \
         if failed else ""
