@@ -13,9 +13,15 @@ or a round trip), so that every cell it touches slows alike; "sender-part", "rec
 at most 5 %, 10x found in 95 %, 2x in 80 % from 6 ranks, never another node named (intermittent
 faults: rates stated, no goal). With --check the exit status is 1 when a goal is missed.
 
+With --leaves L the ranks hang from L leaf switches under one spine, in order (each rank named
+host fh<rank> by the fault library, FP_SLOW_HOSTS, and the sweeps given that --topology), and the
+faults "uplink" and "uplink-down" slow every message out of, or into, the first leaf's ranks: the
+first leaf's uplink, which the finding must name (or, with two leaves, the second's other way, the
+same cells); a node fault then is a slow node beside healthy switches, never to be blamed on one.
+
 Usage: bench/judge-power.py --build BUILD_DIR [--ranks 4,6,8,16] [--modes shift,isolated,sampled|search,suspects]
        [--faults sender,receiver,link[,sender-part,...]] [--factors 10,2,1.2] [--clean N] [--repeats N]
-       [--program allpairs|allpairs_lat] [--iterations N] [--log FILE] [--check]
+       [--program allpairs|allpairs_lat] [--iterations N] [--leaves L] [--log FILE] [--check]
 """
 
 import argparse
@@ -48,6 +54,8 @@ def parse_args():
                    help="a pairs program, or a collective: its --isolate search (mode 'search', fault 'member': "
                         "one rank enters every call late)")
     p.add_argument("--size", default="128K")
+    p.add_argument("--leaves", type=int, default=0,
+                   help="ranks on this many leaf switches under a spine (--topology); faults uplink, uplink-down")
     p.add_argument("--rounds", type=int, default=2, help="sampled mode's --rounds (default 2)")
     p.add_argument("--iterations", type=int, default=20,
                    help="operations per cell (-i; the latency program: 10 x this): more narrow the noise of a "
@@ -66,16 +74,17 @@ def markdown(log):
     """One row per program, mode and rank count: clean sweeps with a standing finding, then per fault
     and factor the sweeps that named it (and, after a slash, those that named anything else)."""
     runs = [json.loads(line) for line in open(log)]
-    cases = sorted({(r.get("program", "allpairs"), r["mode"], r["ranks"]) for r in runs},
-                   key=lambda c: (c[0], MODES.index(c[1]), c[2]))
+    cases = sorted({(r.get("program", "allpairs"), r["mode"], r["ranks"], r.get("leaves", 0)) for r in runs},
+                   key=lambda c: (c[0], MODES.index(c[1]), c[2], c[3]))
     faults = sorted({(r["fault"][0], r["fault"][3]) for r in runs if r["fault"]},
                     key=lambda f: (["sender", "receiver", "link", "sender-part", "receiver-part",
-                                    "link-part", "member"].index(f[0]), -f[1]))
+                                    "link-part", "member", "uplink", "uplink-down"].index(f[0]), -f[1]))
     print("| program | mode | ranks | false alarms | clean undecided | "
           + " | ".join(f"{a} {f:g}x" for a, f in faults) + " |")
     print("|---|---|---|---|---|" + "---|" * len(faults))
-    for prog, mode, np in cases:
-        mine = [r for r in runs if (r.get("program", "allpairs"), r["mode"], r["ranks"]) == (prog, mode, np)]
+    for prog, mode, np, leaves in cases:
+        mine = [r for r in runs if (r.get("program", "allpairs"), r["mode"], r["ranks"], r.get("leaves", 0))
+                == (prog, mode, np, leaves)]
         clean = [r for r in mine if not r["fault"]]
         cells = [f"{sum(r['other'] for r in clean)}/{len(clean)}", f"{sum(r['undecided'] for r in clean)}/{len(clean)}"]
         for a, f in faults:
@@ -84,7 +93,8 @@ def markdown(log):
                                                    (sum(r["undecided"] and not r["found"] for r in got), "undecided"))
                      if k]
             cells.append(f"{sum(r['found'] for r in got)}/{len(got)}" + (f" ({', '.join(notes)})" if notes else ""))
-        print(f"| {prog} | {mode} | {np} | " + " | ".join(cells) + " |")
+        where = f"{np} on {leaves} leaves" if leaves else f"{np}"
+        print(f"| {prog} | {mode} | {where} | " + " | ".join(cells) + " |")
 
 
 def measured_shifts(mode, n, rounds=2):
@@ -112,12 +122,20 @@ def sweep(args, np, mode, fault, op_us=0.0, suspects=()):
     processes kept busy meanwhile (tests/foreign_cpu.py)."""
     build = os.path.abspath(args.build)
     env = []
-    if fault:
+    # an instrumented (sanitizer) build must not insist on coming first in the preload order
+    asan = os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
+    if args.leaves:  # every rank its own host name, for the topology; faults below add their settings
+        env = ["env", f"LD_PRELOAD={build}/tests/faults/libfpslow.so", f"ASAN_OPTIONS={asan}", "FP_SLOW_HOSTS=1"]
+    if fault and fault[0].startswith("uplink"):
+        as_, rank, peer, factor = fault
+        env += [f"FP_SLOW_RANK={rank}", "FP_SLOW_AS=uplink", f"FP_SLOW_GROUP=0-{leaf_size(np, args.leaves) - 1}",
+                f"FP_SLOW_DIR={'down' if as_ == 'uplink-down' else 'up'}", "FP_SLOW_FACTOR=1",
+                f"FP_SLOW_US={(factor - 1.0) * op_us:.3f}"]
+    elif fault:
         as_, rank, peer, factor = fault
         delay = (factor - 1.0) * op_us
-        # an instrumented (sanitizer) build must not insist on coming first in the preload order
-        asan = os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0"
-        env = ["env", f"LD_PRELOAD={build}/tests/faults/libfpslow.so", f"ASAN_OPTIONS={asan}", f"FP_SLOW_RANK={rank}",
+        env = (env or ["env", f"LD_PRELOAD={build}/tests/faults/libfpslow.so", f"ASAN_OPTIONS={asan}"]) + [
+               f"FP_SLOW_RANK={rank}",
                f"FP_SLOW_AS={as_.split('-')[0]}", f"FP_SLOW_PEER={peer}", "FP_SLOW_FACTOR=1", f"FP_SLOW_US={delay:.3f}"]
         if as_.endswith("-part"):  # slow half the time, in spells of PART_S seconds
             env += [f"FP_SLOW_ON_S={PART_S}", f"FP_SLOW_OFF_S={PART_S}"]
@@ -133,6 +151,8 @@ def sweep(args, np, mode, fault, op_us=0.0, suspects=()):
         measure = ["-m", f"{args.size}:{args.size}", "-W", "8", "-i", str(args.iterations), "-x", "2"]
     else:
         measure = ["-m", "8:8", "-i", str(10 * args.iterations), "-x", "20"]
+    if args.leaves:
+        measure += ["--topology", args.topology]
     folder = "collective" if args.program in COLLECTIVES else "pairs"
     judged = ["--format", "json"] if args.program in COLLECTIVES else [
         "--mode", mode, "--rounds", str(args.rounds), "--expect", "uniform", "--format", "json"]
@@ -155,9 +175,25 @@ def sweep(args, np, mode, fault, op_us=0.0, suspects=()):
     return records, rc, foreign
 
 
+def leaf_size(np, leaves):
+    """Ranks on the first leaf: leaf of rank r is r * leaves // np (netns-bridge.sh alike)."""
+    return sum(1 for r in range(np) if r * leaves // np == 0)
+
+
+def topology_text(np, leaves):
+    lines = ["switch spine"] + [f"switch leaf{k + 1} parent=spine" for k in range(leaves)]
+    return "\n".join(lines + [f"node fh{r} switch=leaf{r * leaves // np + 1}" for r in range(np)]) + "\n"
+
+
 def names_fault(f, fault, latency_round_trip):
     """Whether a standing finding names exactly the injected fault."""
     as_, rank, peer, _ = fault
+    if as_.startswith("uplink"):  # the first leaf's uplink, or the same cells named from the other end
+        want = "down" if as_ == "uplink-down" else "up"
+        also = f.get("also") or {}
+        return f["kind"] == "slow_uplink" and (
+            (f.get("switch"), f.get("direction")) == ("leaf1", want) or (also.get("switch"), also.get("direction"))
+            == ("leaf1", want))
     as_ = as_.split("-")[0]
     if as_ == "member":
         return f["kind"] == "member" and f["ranks"] == [rank]
@@ -229,6 +265,9 @@ def main():
         args.calibration_op_us[np] = op_time_us(records, args) or 0.0  # clean launches that meet it search not
         print(f"# expect mode, {np} ranks: --expect busbw>={args.expect_busbw[np]:.6g} (3/4 of a clean launch's)")
     faults = args.faults.split(",")
+    if any(f.startswith("uplink") for f in faults) and args.leaves < 2:
+        print("judge-power: --faults uplink, uplink-down: need --leaves 2 or more", file=sys.stderr)
+        return 2
     log = open(args.log, "a") if args.log else None
     missed = []
     total = {"faults": 0, "found": 0, "other": 0, "false": 0, "loaded_cannot_tell": 0}
@@ -236,6 +275,11 @@ def main():
           f"{'found':>7} {'other named':>11} {'false alarm':>11}")
     started = time.time()
     for np in ranks:
+        if args.leaves:
+            topo = tempfile.NamedTemporaryFile("w", prefix="judge-power-topology.", suffix=".txt", delete=False)
+            topo.write(topology_text(np, args.leaves))
+            topo.close()
+            args.topology = topo.name
         for mode in modes:
             cases = [(None, 1.0)] + [(a, f) for a in faults for f in factors]
             for as_, factor in cases:
@@ -263,6 +307,7 @@ def main():
                         total["loaded_cannot_tell"] += o["loaded_cannot_tell"]
                     if log:
                         log.write(json.dumps({"program": args.program, "ranks": np, "mode": mode, "fault": fault,
+                                              **({"leaves": args.leaves} if args.leaves else {}),
                                               "iterations": args.iterations,
                                               **({"sampled_rounds": args.rounds} if mode == "sampled" else {}),
                                               "delay_us": (fault[3] - 1) * op_us if fault else 0,

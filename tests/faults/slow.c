@@ -13,7 +13,14 @@
  *                       MPI_Reduce_scatter_block, MPI_Bcast, MPI_Reduce, MPI_Alltoall) FP_SLOW_US
  *                       late (it sleeps first), so that every group it belongs to waits for it;
  *                       FP_SLOW_FACTOR does not apply
+ *                       uplink: the uplink of the switch that ranks FP_SLOW_GROUP=A-B hang from
+ *                       (by FP_SLOW_HOSTS' names and a topology that puts them on one switch):
+ *                       FP_SLOW_DIR=up (default) delays messages from a rank of the group to a
+ *                       rank outside it, down those from outside into it
  *   FP_SLOW_PEER=P      the other end of the link (ROLE link only)
+ *   FP_SLOW_HOSTS=1     each rank says it runs on host "fh<rank>" (MPI_Get_processor_name), so
+ *                       that a topology file can put ranks of one machine on different switches;
+ *                       also when FP_SLOW_RANK is unset
  *   FP_SLOW_FACTOR=F    (>= 1, default 1) a delayed receive is seen complete (F - 1) x (the time
  *                       from its post to when it was first seen complete) later: an operation
  *                       takes about F times as long, whatever the machine's speed
@@ -46,11 +53,12 @@
 #define TAG_DATA 1 /* FP_TAG_DATA of engine/comm.h */
 #define MAX_TRACKED 4096
 
-enum { AS_SENDER, AS_RECEIVER, AS_LINK, AS_MEMBER };
+enum { AS_SENDER, AS_RECEIVER, AS_LINK, AS_MEMBER, AS_UPLINK };
 
 static struct {
     int ready, active, as;
     int rank, peer, me;
+    int group_lo, group_hi, down; /* AS_UPLINK */
     double factor, extra_s, on_s, off_s, after_s, start;
 } slow;
 
@@ -96,10 +104,14 @@ static void setup(void)
         slow.as = AS_LINK;
     else if (!strcmp(as, "member"))
         slow.as = AS_MEMBER;
-    else {
+    else if (!strcmp(as, "uplink") && getenv("FP_SLOW_GROUP") &&
+             sscanf(getenv("FP_SLOW_GROUP"), "%d-%d", &slow.group_lo, &slow.group_hi) == 2) {
+        slow.as = AS_UPLINK;
+        slow.down = getenv("FP_SLOW_DIR") && !strcmp(getenv("FP_SLOW_DIR"), "down");
+    } else {
         if (slow.me == 0)
             fprintf(stderr, "libfpslow: FP_SLOW_AS=%s%s: no fault injected (accepted: sender, receiver, "
-                    "link with FP_SLOW_PEER, member)\n", as, strcmp(as, "link") ? "" : " without FP_SLOW_PEER");
+                    "link with FP_SLOW_PEER, member, uplink with FP_SLOW_GROUP)\n", as, strcmp(as, "link") ? "" : " without FP_SLOW_PEER");
         return;
     }
     slow.factor = env_double("FP_SLOW_FACTOR", 1);
@@ -116,6 +128,17 @@ static void ensure_setup(void)
 {
     if (!slow.ready)
         setup();
+}
+
+int MPI_Get_processor_name(char *name, int *len)
+{
+    const char *fake = getenv("FP_SLOW_HOSTS");
+    int me = 0;
+    if (!fake || strcmp(fake, "1") != 0)
+        return PMPI_Get_processor_name(name, len);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+    *len = snprintf(name, MPI_MAX_PROCESSOR_NAME, "fh%d", me);
+    return MPI_SUCCESS;
 }
 
 int MPI_Init(int *argc, char ***argv)
@@ -174,6 +197,11 @@ static int delays(int source, int tag, MPI_Comm comm)
     if (source == MPI_ANY_SOURCE)
         return 0; /* the sender is not known yet */
     int from = world_rank(source, comm);
+    if (slow.as == AS_UPLINK) {
+        int from_in = from >= slow.group_lo && from <= slow.group_hi;
+        int me_in = slow.me >= slow.group_lo && slow.me <= slow.group_hi;
+        return slow.down ? !from_in && me_in : from_in && !me_in;
+    }
     return from == slow.rank && (slow.as == AS_SENDER || slow.me == slow.peer);
 }
 
