@@ -151,10 +151,11 @@ void fp_pairs_emit_round_links(fp_run_t *run, size_t bytes, size_t round, const 
 void fp_pairs_emit_matrix(fp_run_t *run, size_t bytes);
 /* A finding and its re-test: alone (its cells measured alone) beside healthy (healthy pairs measured
  * alone); retested 0: no re-test was possible (no healthy partner); link_floor > 1: an undecided
- * link was slower alone, but by less than that factor, the noise of a matrix too noisy to judge. */
+ * link was slower alone, but by less than that factor, the noise of a matrix too noisy to judge;
+ * explained_by (NULL: none) names what a cleared finding is explained by. */
 void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *alone,
-                           const fp_cell_t *healthy, fp_retest_t status, int retested, double link_floor);
-/* The judge's record of a size: what could be judged, suspects and their outcomes, the budget. */
+                           const fp_cell_t *healthy, fp_retest_t status, int retested, double link_floor,
+                           const char *explained_by);
 /* A suspect uplink (uplink.h) and its re-test: pairs across it alone beside pairs inside its switch
  * alone; cleared, it was congested by the sweep's own flows. */
 void fp_pairs_emit_uplink(fp_run_t *run, size_t bytes, const fp_uplink_tree_t *tree, const fp_uplink_finding_t *f,
@@ -163,6 +164,7 @@ void fp_pairs_emit_uplink(fp_run_t *run, size_t bytes, const fp_uplink_tree_t *t
  * the sweep put up to 3 flows on it at once" */
 void fp_pairs_uplink_line(const fp_pairs_ctx_t *pc, const fp_uplink_finding_t *f, const char *unit, char *buf,
                           size_t len);
+/* The judge's record of a size: what could be judged, suspects and their outcomes, the budget. */
 void fp_pairs_emit_judge(fp_run_t *run, size_t bytes, const fp_pairs_verdict_t *v, const fp_judge_summary_t *s);
 /* A cell a -> b that failed an --expect threshold (j: its judgement); j NULL: a closing line saying
  * that `a` cells failed in all. */

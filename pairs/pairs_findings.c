@@ -167,7 +167,8 @@ static void retest_why(const fp_run_t *run, const fp_cell_t *alone, const fp_cel
 }
 
 void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, const fp_cell_t *alone,
-                           const fp_cell_t *healthy, fp_retest_t status, int retested, double link_floor)
+                           const fp_cell_t *healthy, fp_retest_t status, int retested, double link_floor,
+                           const char *explained_by)
 {
     FILE *out = out_of(run);
     const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
@@ -176,6 +177,13 @@ void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, c
         return;
     fp_finding_format(f, pc->name_list, fp_pairs_unit(run), line, sizeof line);
     retest_why(run, alone, healthy, status, retested, f->kind == FP_FIND_ROUND, link_floor, why, sizeof why);
+    if (explained_by && status == FP_RETEST_CLEARED) { /* slow alone too, but carried by a slow element */
+        size_t at = strlen(why);
+        char *verdict = strstr(why, ": stands");
+        if (verdict)
+            at = (size_t)(verdict - why);
+        snprintf(why + at, sizeof why - at, ": cleared (%s)", explained_by);
+    }
     flockfile(out);
     if (run->report->format == FP_FORMAT_JSON) {
         char full[1500];

@@ -60,11 +60,37 @@ static void plan_add(retest_plan_t *p, int a, int b)
         p->pair[p->count++] = (retest_pair_t){a, b};
 }
 
-/* suspect a -> b and its healthy partner: keep the end that the suspicion is not about. */
+/* The suspect uplinks of the sweep being judged (screen(), rank 0): a node's or link's re-test
+ * keeps off the cells they carry, where an uplink's slowness would pass for the node's. */
+static struct {
+    const fp_uplink_tree_t *tree;
+    const fp_uplink_finding_t *found;
+    size_t count;
+} suspect_uplinks;
+
+static int on_suspect_uplink(int a, int b)
+{
+    for (size_t i = 0; i < suspect_uplinks.count; i++)
+        if (fp_uplink_crosses(suspect_uplinks.tree, &suspect_uplinks.found[i], a, b))
+            return 1;
+    return 0;
+}
+
+/* suspect a -> b and its healthy partner: keep the end that the suspicion is not about; a partner
+ * whose cell crosses no suspect uplink where one exists. */
 static void plan_cell(retest_plan_t *p, int n, int a, int b, int keep_receiver, int round_trip, int nth,
                       const fp_finding_t *found, size_t nfound)
 {
-    int c = healthy_node(n, keep_receiver ? a : b, keep_receiver ? b : a, nth, found, nfound);
+    int c = -1;
+    for (int k = 0, skipped = 0; k < n && c < 0; k++) {
+        int x = healthy_node(n, keep_receiver ? a : b, keep_receiver ? b : a, k, found, nfound);
+        if (x >= 0 && (keep_receiver ? on_suspect_uplink(x, b) : on_suspect_uplink(a, x)))
+            continue;
+        if (x >= 0 && skipped++ == nth)
+            c = x;
+    }
+    if (c < 0)
+        c = healthy_node(n, keep_receiver ? a : b, keep_receiver ? b : a, nth, found, nfound);
     if (c < 0)
         c = healthy_node(n, keep_receiver ? a : b, keep_receiver ? b : a, 0, found, nfound);
     if (c < 0 || p->count + 2 > MAX_RETEST_PAIRS)
@@ -112,14 +138,21 @@ static void plan_finding(retest_plan_t *p, const fp_shifts_t *L, const fp_findin
         }
         return;
     }
-    /* a node: up to MAX_RECHECK of its cells per role, on the measured shifts */
+    /* a node: up to MAX_RECHECK of its cells per role, on the measured shifts, those that cross no
+     * suspect uplink first (then any: a node whose every cell crosses one is re-tested all the same) */
     int roles = f->round_trip ? 1 : f->kind == FP_FIND_SENDER ? 1 : f->kind == FP_FIND_RECEIVER ? 2 : 3;
-    for (size_t r = 0, done = 0; r < L->nshifts && done < MAX_RECHECK; r++, done++) {
-        int k = (int)L->shift[r];
-        if (roles & 1)
-            plan_cell(p, n, f->a, (f->a + k) % n, 1, f->round_trip, 0, found, nfound);
-        if (roles & 2)
-            plan_cell(p, n, (f->a + n - k) % n, f->a, 0, 0, 0, found, nfound);
+    for (int role = 1; role <= 2; role++) {
+        if (!(roles & role))
+            continue;
+        size_t done = 0;
+        for (int pass = 0; pass < 2 && done < MAX_RECHECK; pass++)
+            for (size_t r = 0; r < L->nshifts && done < MAX_RECHECK; r++) {
+                int k = (int)L->shift[r], a = role == 1 ? f->a : (f->a + n - k) % n, b = role == 1 ? (f->a + k) % n : f->a;
+                if (on_suspect_uplink(a, b) != pass)
+                    continue;
+                plan_cell(p, n, a, b, role == 1, role == 1 && f->round_trip, 0, found, nfound);
+                done++;
+            }
     }
 }
 
@@ -387,6 +420,19 @@ static int uplinks_screen(fp_run_t *run, const fp_judge_opts_t *o, uplinks_t *u)
     return FP_OK;
 }
 
+/* Whether link f's cell crosses an uplink that stands; carried gets "carried by the slow uplink of
+ * SWITCH". */
+static int link_on_uplink(const fp_finding_t *f, const uplinks_t *u, const fp_topology_t *t, char *carried,
+                          size_t len)
+{
+    for (size_t i = 0; i < u->count; i++)
+        if (u->status[i] == FP_RETEST_STANDS && fp_uplink_crosses(&u->tree, &u->found[i], f->a, f->b)) {
+            snprintf(carried, len, "carried by the slow uplink of %s", t->sw[u->found[i].sw].name);
+            return 1;
+        }
+    return 0;
+}
+
 /* Rank 0: each suspect uplink decided from its pairs alone and said. */
 static void uplinks_decide(fp_run_t *run, size_t bytes, uplinks_t *u, fp_pairs_verdict_t *v)
 {
@@ -466,6 +512,9 @@ static int screen(fp_run_t *run, fp_finding_t *found, size_t *nfound, fp_judge_s
     fp_cell_t *corrected = NULL;
     if (uplinks_screen(run, &o, u) != FP_OK)
         return FP_ERR;
+    suspect_uplinks.tree = &u->tree;
+    suspect_uplinks.found = u->found;
+    suspect_uplinks.count = u->count;
     if (u->count) { /* the nodes judged on what the suspect uplinks do not explain */
         size_t ncells = pc->matrix.layout.n * pc->matrix.layout.nshifts;
         if (!(corrected = malloc((ncells + 1) * sizeof *corrected)))
@@ -560,11 +609,17 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
         if (r == FP_RETEST_STANDS && is_link(&found[i]) && fp_retest_within_noise(&alone[i], &healthy[i], higher,
                                                                                     summary.link_floor))
             r = FP_RETEST_UNDECIDED, floor = summary.link_floor;
+        char carried[FP_TOPO_NAME + 64] = "";
+        int on_uplink = r == FP_RETEST_STANDS && is_link(&found[i]) &&
+                        link_on_uplink(&found[i], &up, &pc->topology, carried, sizeof carried);
+        if (on_uplink) /* a link across a slow uplink: the uplink's slowness, not its own */
+            r = FP_RETEST_CLEARED;
         v->stands += r == FP_RETEST_STANDS;
         v->cleared += r == FP_RETEST_CLEARED;
         v->undecided += r == FP_RETEST_UNDECIDED;
         v->unmeasured += planned && !(alone[i].median > 0);
-        fp_pairs_emit_finding(run, bytes, &found[i], &alone[i], &healthy[i], r, planned, floor);
+        fp_pairs_emit_finding(run, bytes, &found[i], &alone[i], &healthy[i], r, planned, floor,
+                              on_uplink ? carried : NULL);
         if (r == FP_RETEST_STANDS && v->stands == 1)
             fp_finding_format(&found[i], pc->name_list, fp_pairs_unit(run), v->first_line, sizeof v->first_line);
         for (size_t k = 0; k < nlinks; k++) { /* the links that slowed round i, each alone */
@@ -572,7 +627,8 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
             v->stands += !noise;
             v->undecided += noise;
             fp_pairs_emit_finding(run, bytes, &links[k], &links_alone[k], &links_ref[k],
-                                  noise ? FP_RETEST_UNDECIDED : FP_RETEST_STANDS, 1, noise ? summary.link_floor : 1.0);
+                                  noise ? FP_RETEST_UNDECIDED : FP_RETEST_STANDS, 1, noise ? summary.link_floor : 1.0,
+                                  NULL);
             if (!noise && v->stands == 1)
                 fp_finding_format(&links[k], pc->name_list, fp_pairs_unit(run), v->first_line,
                                   sizeof v->first_line);

@@ -3,7 +3,7 @@
 # "topology" object place this machine's host on its switch, exactly, from fabperf's format and
 # ibnetdiscover's output; a Slurm topology.conf that lacks the host names it and gives it a switch
 # of its own; a bad or missing file, or a program that does not sweep, is refused with one line
-# and exit 2 on every rank.
+# and exit 2 on every rank. With the fault library's slow uplink, the judge names that uplink.
 # shellcheck source=tests/lib.sh
 . "$FABPERF_TESTS_DIR/lib.sh"
 FABPERF_BIN=${FABPERF_PAIRS_BIN:?run through make check}
@@ -36,6 +36,24 @@ check "Slurm: the host named as not in the topology, on a switch of its own" jso
     "meta['topology']['format'] == 'slurm' and meta['topology']['switches'] == 4 and meta['topology']['nodes'] == 18 and meta['topology']['not_in_topology'] == 1 and meta['topology']['job'] == [{'switch': '$mpi_host (not in the topology)', 'parent': None, 'listed': False, 'hosts': ['$mpi_host']}]"
 run_job 2 sm fabperf_allpairs -m 4K:4K -i 4 -x 1 --topology "$data/slurm-tree.conf"
 check "Slurm: the text says so" grep -q -F "this job's 1 host(s) on 1 switch(es): $mpi_host (not in the topology: a switch of its own)" "$work/out"
+
+# A slow uplink from the fault library (tests/faults/slow.c): six ranks named fh0..fh5 on two leaves
+# of three, every message out of leaf1's ranks 3 ms late. The one standing finding is leaf1's uplink
+# up (leaf2's down, the same cells), over its 9 cells, the busiest round putting 3 flows on it; both
+# leaves' uplinks judged. Open MPI only: MPICH's ranks do not yield when oversubscribed.
+if [ "${FABPERF_MPI_FLAVOR:-openmpi}" = openmpi ]; then
+    printf 'switch spine\nswitch leaf1 parent=spine\nswitch leaf2 parent=spine\nnode fh[0-2] switch=leaf1\nnode fh[3-5] switch=leaf2\n' \
+        >"$work/leaves.txt"
+    FABPERF_FAULT_LIB=${FABPERF_SLOW_LIB:?run through make check} run_with_fault 6 sm \
+        "FP_SLOW_HOSTS=1 FP_SLOW_RANK=0 FP_SLOW_AS=uplink FP_SLOW_GROUP=0-2 FP_SLOW_FACTOR=1 FP_SLOW_US=3000" \
+        fabperf_allpairs -m 128K:128K -W 8 -i 20 -x 2 --expect uniform --topology "$work/leaves.txt" --format json
+    check "slow uplink: exit 3 (a finding stands)" rc_is 3
+    check "slow uplink: leaf1's up (or leaf2's down) stands alone, 9 cells, 3 flows, its hosts and cells listed" \
+        json_check "$work/out" "[(f['kind'], f['switch'], f['direction'], f['also'], f['cells'], f['flows'], f['nodes'], len(f['pairs'])) for f in records if f.get('type') == 'finding' and f['status'] == 'stands'] == [('slow_uplink', 'leaf1', 'up', {'switch': 'leaf2', 'direction': 'down'}, 9, 3, ['fh0', 'fh1', 'fh2'], 9)] and [j['uplinks'] for j in records if j.get('type') == 'judge'] == [{'judged': 2, 'unjudged': 0}]"
+    FABPERF_FAULT_LIB=$FABPERF_SLOW_LIB run_with_fault 6 sm "FP_SLOW_HOSTS=1" \
+        fabperf_allpairs -m 128K:128K -W 8 -i 20 -x 2 --topology "$work/leaves.txt"
+    check "no fault, text: the judge line counts both uplinks judged" grep -q "uplinks: 2 judged" "$work/out"
+fi
 
 # refused_once NP PROGRAM TEXT ARGS...: exit 2, one line from the program, with TEXT
 refused_once() {

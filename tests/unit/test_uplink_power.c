@@ -170,8 +170,8 @@ int main(void)
         const char *name;
         size_t leaves, per_leaf, spines;
         int trials;
-    } shapes[] = {{"2x3", 2, 3, 1, 100}, {"3x3", 3, 3, 1, 100}, {"4x4", 4, 4, 1, 60}, {"8x8", 8, 8, 1, 8},
-                  {"2x2x4", 4, 4, 2, 60}};
+    } shapes[] = {{"2x3", 2, 3, 1, 100}, {"3x3", 3, 3, 1, 100}, {"4x4", 4, 4, 1, 40}, {"8x8", 8, 8, 1, 6},
+                  {"2x2x4", 4, 4, 2, 40}};
     static const double factors[] = {10.0, 2.0, 1.2};
     for (size_t s = 0; s < 2 * sizeof shapes / sizeof *shapes; s++) {
         if (s == sizeof shapes / sizeof *shapes)
