@@ -177,12 +177,12 @@ void fp_pairs_emit_finding(fp_run_t *run, size_t bytes, const fp_finding_t *f, c
         return;
     fp_finding_format(f, pc->name_list, fp_pairs_unit(run), line, sizeof line);
     retest_why(run, alone, healthy, status, retested, f->kind == FP_FIND_ROUND, link_floor, why, sizeof why);
-    if (explained_by && status == FP_RETEST_CLEARED) { /* slow alone too, but carried by a slow element */
+    if (explained_by && status != FP_RETEST_STANDS) { /* slow alone too, but carried by a slow element */
         size_t at = strlen(why);
-        char *verdict = strstr(why, ": stands");
-        if (verdict)
+        char *verdict = strrchr(why, ':');
+        if (verdict && retested && alone->median > 0)
             at = (size_t)(verdict - why);
-        snprintf(why + at, sizeof why - at, ": cleared (%s)", explained_by);
+        snprintf(why + at, sizeof why - at, ": %s (%s)", fp_retest_name(status), explained_by);
     }
     flockfile(out);
     if (run->report->format == FP_FORMAT_JSON) {

@@ -65,6 +65,7 @@ static void plan_add(retest_plan_t *p, int a, int b)
 static struct {
     const fp_uplink_tree_t *tree;
     const fp_uplink_finding_t *found;
+    const fp_retest_t *status; /* their re-tests' outcomes, once decided */
     size_t count;
 } suspect_uplinks;
 
@@ -73,6 +74,17 @@ static int on_suspect_uplink(int a, int b)
     for (size_t i = 0; i < suspect_uplinks.count; i++)
         if (fp_uplink_crosses(suspect_uplinks.tree, &suspect_uplinks.found[i], a, b))
             return 1;
+    return 0;
+}
+
+/* Index + 1 of a suspect uplink not cleared (standing, or undecided: not excluded) that carries
+ * a -> b, 0 when none. */
+static int on_standing_uplink(int a, int b)
+{
+    for (size_t i = 0; i < suspect_uplinks.count; i++)
+        if (suspect_uplinks.status[i] != FP_RETEST_CLEARED &&
+            fp_uplink_crosses(suspect_uplinks.tree, &suspect_uplinks.found[i], a, b))
+            return (int)i + 1;
     return 0;
 }
 
@@ -231,11 +243,12 @@ static void keep_direction(fp_finding_t *f, int back)
  * stands only when every run of its cell was slow; a link slow both ways in the sweep has its two
  * directions decided apart (fp_retest_two_ways), and one slow direction makes it that one-way link. */
 static fp_retest_t decide(const fp_run_t *run, const retest_plan_t *p, int i, fp_finding_t *f, fp_cell_t *alone,
-                          fp_cell_t *healthy)
+                          fp_cell_t *healthy, int *confounded)
 {
     fp_cell_t s[2][MAX_RETEST_PAIRS / 2], h[2][MAX_RETEST_PAIRS / 2];
-    size_t m[2] = {0, 0};
+    size_t m[2] = {0, 0}, clear = 0;
     int two_ways = f->kind == FP_FIND_LINK_BOTH && !f->round_trip;
+    *confounded = 0;
     for (int k = p->first[i]; k + 1 < p->first[i + 1]; k += 2) {
         int d = two_ways && p->pair[k].a == f->b && p->pair[k].b == f->a; /* the way back's turn */
         s[d][m[d]] = p->cell[k];
@@ -243,6 +256,22 @@ static fp_retest_t decide(const fp_run_t *run, const retest_plan_t *p, int i, fp
     }
     int higher = fp_pairs_ctx((fp_ctx_t *)&run->ctx)->kind->quantity == FP_QTY_RATE, ways;
     double min_effect = run->params.pairs_min_effect;
+    if (f->kind <= FP_FIND_NODE) {
+        /* A node's pair where one side crosses a suspect uplink not cleared and the other not
+         * compares the uplink, not the node: decided on the others; with none left, it cannot be
+         * told apart. */
+        fp_cell_t cs[MAX_RETEST_PAIRS / 2], ch[MAX_RETEST_PAIRS / 2];
+        for (int k = p->first[i]; k + 1 < p->first[i + 1]; k += 2)
+            if (on_standing_uplink(p->pair[k].a, p->pair[k].b) == on_standing_uplink(p->pair[k + 1].a, p->pair[k + 1].b))
+                cs[clear] = p->cell[k], ch[clear++] = p->cell[k + 1];
+        if (clear)
+            return fp_retest_decide(cs, ch, clear, higher, min_effect, 0, alone, healthy);
+        if (m[0]) {
+            fp_retest_t r = fp_retest_decide(s[0], h[0], m[0], higher, min_effect, 0, alone, healthy);
+            *confounded = r == FP_RETEST_STANDS;
+            return *confounded ? FP_RETEST_UNDECIDED : r;
+        }
+    }
     if (!two_ways)
         return fp_retest_decide(s[0], h[0], m[0], higher, min_effect, is_link(f), alone, healthy);
     const fp_cell_t *const sp[2] = {s[0], s[1]}, *const hp[2] = {h[0], h[1]};
@@ -514,6 +543,7 @@ static int screen(fp_run_t *run, fp_finding_t *found, size_t *nfound, fp_judge_s
         return FP_ERR;
     suspect_uplinks.tree = &u->tree;
     suspect_uplinks.found = u->found;
+    suspect_uplinks.status = u->status;
     suspect_uplinks.count = u->count;
     if (u->count) { /* the nodes judged on what the suspect uplinks do not explain */
         size_t ncells = pc->matrix.layout.n * pc->matrix.layout.nshifts;
@@ -572,10 +602,13 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
     snprintf(v->reason, sizeof v->reason, "%s", summary.reason);
     int higher = pc->kind->quantity == FP_QTY_RATE;
     static fp_retest_t status[MAX_FINDINGS];
+    static int confounded[MAX_FINDINGS]; /* a node re-tested only across an uplink not cleared */
     static fp_cell_t alone[MAX_FINDINGS], healthy[MAX_FINDINGS];
     for (size_t i = 0; i < nfound; i++) {
         alone[i] = healthy[i] = (fp_cell_t){NAN, NAN, NAN};
-        status[i] = plan.first[i + 1] > plan.first[i] ? decide(run, &plan, (int)i, &found[i], &alone[i], &healthy[i])
+        confounded[i] = 0;
+        status[i] = plan.first[i + 1] > plan.first[i] ? decide(run, &plan, (int)i, &found[i], &alone[i], &healthy[i],
+                                                               &confounded[i])
                                                       : FP_RETEST_UNDECIDED;
     }
     /* phase two: the pairs of every confirmed round that no standing element explains, alone */
@@ -614,6 +647,9 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
                         link_on_uplink(&found[i], &up, &pc->topology, carried, sizeof carried);
         if (on_uplink) /* a link across a slow uplink: the uplink's slowness, not its own */
             r = FP_RETEST_CLEARED;
+        if (confounded[i])
+            snprintf(carried, sizeof carried, "its cells re-measured cross a slow or undecided uplink: not told apart from it");
+        on_uplink |= confounded[i];
         v->stands += r == FP_RETEST_STANDS;
         v->cleared += r == FP_RETEST_CLEARED;
         v->undecided += r == FP_RETEST_UNDECIDED;
