@@ -5,13 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 double fp_median_finite(double *x, size_t n)
 {
     size_t m = 0;
@@ -20,8 +13,39 @@ double fp_median_finite(double *x, size_t n)
             x[m++] = x[i];
     if (m == 0)
         return NAN;
-    qsort(x, m, sizeof *x, compare_doubles);
-    return m % 2 ? x[m / 2] : (x[m / 2 - 1] + x[m / 2]) / 2.0;
+    /* Hoare's selection of the (m / 2)-th value: linear time, where sorting cost the uplink screen of
+     * 10,000 nodes seconds. After it, x[0..k) <= x[k] <= x[k + 1..m). */
+    size_t k = m / 2, lo = 0, hi = m - 1;
+    while (lo < hi) {
+        double pivot = x[lo + (hi - lo) / 2];
+        size_t i = lo, j = hi;
+        while (i <= j) {
+            while (x[i] < pivot)
+                i++;
+            while (x[j] > pivot)
+                j--;
+            if (i <= j) {
+                double t = x[i];
+                x[i] = x[j], x[j] = t;
+                i++;
+                if (j == 0)
+                    break;
+                j--;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    if (m % 2)
+        return x[k];
+    double below = x[0];
+    for (size_t i = 1; i < k; i++)
+        below = x[i] > below ? x[i] : below;
+    return (below + x[k]) / 2.0;
 }
 
 void fp_polish_free(fp_polish_t *p)
