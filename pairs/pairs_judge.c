@@ -312,8 +312,9 @@ static void plan_round_cells(retest_plan_t *p, const fp_shifts_t *L, const fp_fi
  * Returns how many stand (written to links, alone, ref); 0 when none does, or when more than half
  * do (then no pair is typical). */
 static size_t round_links(const fp_run_t *run, const retest_plan_t *p, int first, const fp_finding_t *f,
-                          fp_finding_t *links, fp_cell_t *alone, fp_cell_t *ref)
+                          fp_finding_t *links, fp_cell_t *alone, fp_cell_t *ref, int *all_fine)
 {
+    *all_fine = 0;
     fp_pairs_ctx_t *pc = fp_pairs_ctx((fp_ctx_t *)&run->ctx);
     size_t n = pc->matrix.layout.n, m = 0, found = 0;
     double w[n + 1];
@@ -348,6 +349,9 @@ static size_t round_links(const fp_run_t *run, const retest_plan_t *p, int first
         alone[found] = s_out;
         ref[found++] = h_out;
     }
+    /* every pair as fast alone as the sweep's typical cell: the round is slow only all at once */
+    double ratio = mid / f->typical, floor = 1.0 - run->params.pairs_min_effect;
+    *all_fine = !found && (higher ? ratio >= floor : ratio <= 1.0 / floor);
     return 2 * found > m ? 0 : found;
 }
 
@@ -460,6 +464,35 @@ static int link_on_uplink(const fp_finding_t *f, const uplinks_t *u, const fp_to
             return 1;
         }
     return 0;
+}
+
+/* Whether slow round f puts two flows or more on one switch's uplink in one direction (the busiest
+ * such uplink said in why: "congestion of the uplink of leaf1: the round put 3 flows on it at
+ * once, each pair as fast alone as the typical cell"). */
+static int round_congests(const fp_shifts_t *L, const fp_finding_t *f, const uplinks_t *u, const fp_topology_t *t,
+                          char *why, size_t len)
+{
+    size_t n = L->n, best = 0;
+    int best_sw = -1;
+    for (size_t x = 0; x < u->tree.nsw; x++) {
+        if (u->tree.parent[x] < 0)
+            continue;
+        size_t flows[2] = {0, 0};
+        for (size_t a = 0; a < n; a++) {
+            int b = (int)((a + (size_t)f->b) % n), ua = fp_uplink_under(&u->tree, (int)a, (int)x),
+                ub = fp_uplink_under(&u->tree, b, (int)x);
+            flows[0] += ua && !ub;
+            flows[1] += !ua && ub;
+        }
+        for (int d = 0; d < 2; d++)
+            if (flows[d] > best)
+                best = flows[d], best_sw = (int)x;
+    }
+    if (best < 2)
+        return 0;
+    snprintf(why, len, "congestion of the uplink of %s: the round put %zu flows on it at once, each pair as fast "
+             "alone as the typical cell", t->sw[best_sw].name, best);
+    return 1;
 }
 
 /* Rank 0: each suspect uplink decided from its pairs alone and said. */
@@ -633,22 +666,29 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
                          round_on_uplinks(&pc->matrix.layout, &found[i], &up));
         fp_finding_t links[MAX_RETEST_PAIRS];
         fp_cell_t links_alone[MAX_RETEST_PAIRS], links_ref[MAX_RETEST_PAIRS];
+        int all_fine = 0;
         size_t nlinks = split_first[i] >= 0 ? round_links(run, &split, split_first[i], &found[i], links,
-                                                          links_alone, links_ref)
+                                                          links_alone, links_ref, &all_fine)
                                             : 0;
+        char congestion[FP_TOPO_NAME + 160] = "";
+        if (r == FP_RETEST_STANDS && all_fine && pc->has_topology && up.tree.parent &&
+            round_congests(&pc->matrix.layout, &found[i], &up, &pc->topology, congestion, sizeof congestion))
+            r = FP_RETEST_CLEARED; /* slow only all at once, through an uplink it loads: congestion */
         if (explained || nlinks) /* the round is slow because a standing node or link is in it */
             r = FP_RETEST_CLEARED;
         double floor = 1.0; /* a link within a too-noisy matrix's noise does not stand */
         if (r == FP_RETEST_STANDS && is_link(&found[i]) && fp_retest_within_noise(&alone[i], &healthy[i], higher,
                                                                                     summary.link_floor))
             r = FP_RETEST_UNDECIDED, floor = summary.link_floor;
-        char carried[FP_TOPO_NAME + 64] = "";
+        char carried[FP_TOPO_NAME + 200] = "";
         int on_uplink = r == FP_RETEST_STANDS && is_link(&found[i]) &&
                         link_on_uplink(&found[i], &up, &pc->topology, carried, sizeof carried);
         if (on_uplink) /* a link across a slow uplink: the uplink's slowness, not its own */
             r = FP_RETEST_CLEARED;
         if (confounded[i])
             snprintf(carried, sizeof carried, "its cells re-measured cross a slow or undecided uplink: not told apart from it");
+        if (congestion[0])
+            snprintf(carried, sizeof carried, "%s", congestion), on_uplink = 1;
         on_uplink |= confounded[i];
         v->stands += r == FP_RETEST_STANDS;
         v->cleared += r == FP_RETEST_CLEARED;
