@@ -4,7 +4,7 @@
 #
 # Environment: FABPERF_BIN  directory with fabperf_latency, fabperf_bw, fabperf_bibw
 #              (built with Open MPI); FABPERF_TEST_ARGS program arguments
-#              [-m 1:64K -i 5 -x 1]; FABPERF_TEST_KEEP=1 keeps the work folder.
+#              [-m 1:4K -i 5 -x 1]; FABPERF_TEST_KEEP=1 keeps the work folder.
 # Exit status: 0 pass, 1 fail, 77 skip (automake convention).
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,7 +39,7 @@ slurm_test_up
 run_template() {
     local t=$1 jid
     jid=$(cd "$work" && FABPERF_BIN=$FABPERF_BIN REPEATS=2 \
-        FABPERF_ARGS=${FABPERF_TEST_ARGS:--m 1:64K -i 5 -x 1} \
+        FABPERF_ARGS=${FABPERF_TEST_ARGS:--m 1:4K -i 5 -x 1} \
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         timeout 600 sbatch --parsable --wait -N 2 --ntasks-per-node=1 \
         "$top/scripts/slurm/$t.sbatch")
