@@ -67,6 +67,33 @@ static void json_cell(FILE *out, const char *key, const fp_cell_t *c)
     fputc('}', out);
 }
 
+/* A finding's measured value, its CI and what the rest predicts. */
+static void json_estimate(FILE *out, double median, double lo, double hi, double typical)
+{
+    fputs(",\"value\":", out);
+    fp_json_number_or_null(out, median);
+    fputs(",\"ci_lo\":", out);
+    fp_json_number_or_null(out, lo);
+    fputs(",\"ci_hi\":", out);
+    fp_json_number_or_null(out, hi);
+    fputs(",\"expected\":", out);
+    fp_json_number_or_null(out, typical);
+}
+
+/* A finding record's end: its re-test, status, why and message. */
+static void json_retest(FILE *out, const fp_cell_t *alone, const fp_cell_t *healthy, fp_retest_t status,
+                        const char *why, const char *line)
+{
+    json_cell(out, "alone", alone);
+    json_cell(out, "healthy_alone", healthy);
+    fprintf(out, ",\"status\":\"%s\",\"cleared\":%s,\"why\":", fp_retest_name(status),
+            status == FP_RETEST_CLEARED ? "true" : "false");
+    fp_json_string(out, why);
+    fputs(",\"message\":", out);
+    fp_json_string(out, line);
+    fputs("}\n", out);
+}
+
 static const char *direction_of(const fp_finding_t *f)
 {
     static const char *const directions[] = {"send", "receive", "both", "one-way", "both-ways", "round"};
@@ -118,24 +145,10 @@ static void json_finding(FILE *out, fp_run_t *run, size_t bytes, const fp_findin
     } else {
         json_pairs(out, pc, f);
     }
-    fputs(",\"value\":", out);
-    fp_json_number_or_null(out, f->median);
-    fputs(",\"ci_lo\":", out);
-    fp_json_number_or_null(out, f->lo);
-    fputs(",\"ci_hi\":", out);
-    fp_json_number_or_null(out, f->hi);
-    fputs(",\"expected\":", out);
-    fp_json_number_or_null(out, f->typical);
+    json_estimate(out, f->median, f->lo, f->hi, f->typical);
     fprintf(out, ",\"cells\":%zu,\"confirmed\":%zu,\"z\":", f->cells, f->confirmed);
     fp_json_number_or_null(out, f->z);
-    json_cell(out, "alone", alone);
-    json_cell(out, "healthy_alone", healthy);
-    fprintf(out, ",\"status\":\"%s\",\"cleared\":%s,\"why\":", fp_retest_name(status),
-            status == FP_RETEST_CLEARED ? "true" : "false");
-    fp_json_string(out, why);
-    fputs(",\"message\":", out);
-    fp_json_string(out, line);
-    fputs("}\n", out);
+    json_retest(out, alone, healthy, status, why, line);
 }
 
 /* The re-test's sentence. */
@@ -287,24 +300,10 @@ static void json_uplink(FILE *out, fp_run_t *run, size_t bytes, const fp_uplink_
             }
         fputc(']', out);
     }
-    fputs(",\"value\":", out);
-    fp_json_number_or_null(out, f->median);
-    fputs(",\"ci_lo\":", out);
-    fp_json_number_or_null(out, f->lo);
-    fputs(",\"ci_hi\":", out);
-    fp_json_number_or_null(out, f->hi);
-    fputs(",\"expected\":", out);
-    fp_json_number_or_null(out, f->typical);
+    json_estimate(out, f->median, f->lo, f->hi, f->typical);
     fprintf(out, ",\"cells\":%zu,\"confirmed\":%zu,\"flows\":%zu,\"z\":", f->cells, f->confirmed, f->flows);
     fp_json_number_or_null(out, f->z);
-    json_cell(out, "alone", alone);
-    json_cell(out, "healthy_alone", healthy);
-    fprintf(out, ",\"status\":\"%s\",\"cleared\":%s,\"why\":", fp_retest_name(status),
-            status == FP_RETEST_CLEARED ? "true" : "false");
-    fp_json_string(out, why);
-    fputs(",\"message\":", out);
-    fp_json_string(out, line);
-    fputs("}\n", out);
+    json_retest(out, alone, healthy, status, why, line);
 }
 
 void fp_pairs_emit_uplink(fp_run_t *run, size_t bytes, const fp_uplink_tree_t *tree, const fp_uplink_finding_t *f,

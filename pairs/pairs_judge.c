@@ -88,6 +88,12 @@ static int on_standing_uplink(int a, int b)
     return 0;
 }
 
+/* a -> b measured as the sweep did: for round trips the lower rank pings the higher. */
+static void plan_measure(retest_plan_t *p, int a, int b, int round_trip)
+{
+    plan_add(p, round_trip && b < a ? b : a, round_trip && b < a ? a : b);
+}
+
 /* suspect a -> b and its healthy partner: keep the end that the suspicion is not about; a partner
  * whose cell crosses no suspect uplink where one exists. */
 static void plan_cell(retest_plan_t *p, int n, int a, int b, int keep_receiver, int round_trip, int nth,
@@ -107,14 +113,8 @@ static void plan_cell(retest_plan_t *p, int n, int a, int b, int keep_receiver, 
         c = healthy_node(n, keep_receiver ? a : b, keep_receiver ? b : a, 0, found, nfound);
     if (c < 0 || p->count + 2 > MAX_RETEST_PAIRS)
         return;
-    int ha = keep_receiver ? c : a, hb = keep_receiver ? b : c;
-    if (round_trip) { /* measured as the sweep did: the lower rank pings the higher */
-        plan_add(p, a < b ? a : b, a < b ? b : a);
-        plan_add(p, ha < hb ? ha : hb, ha < hb ? hb : ha);
-        return;
-    }
-    plan_add(p, a, b);
-    plan_add(p, ha, hb);
+    plan_measure(p, a, b, round_trip);
+    plan_measure(p, keep_receiver ? c : a, keep_receiver ? b : c, round_trip);
 }
 
 /* The typical round to run beside slow round r: the next one not found slow. */
@@ -414,14 +414,8 @@ static void plan_uplink(retest_plan_t *p, int n, const fp_uplink_tree_t *t, cons
         int in = rank_at(t, n, x, 1, k), out = rank_at(t, n, x, 0, k), other = rank_at(t, n, x, 1, k + 1);
         if (in < 0 || out < 0 || other < 0 || other == in)
             return;
-        int a = down ? out : in, b = down ? in : out, ha = down ? other : in, hb = down ? in : other;
-        if (round_trip) { /* as the sweep measured it: the lower rank pings the higher */
-            plan_add(p, a < b ? a : b, a < b ? b : a);
-            plan_add(p, ha < hb ? ha : hb, ha < hb ? hb : ha);
-        } else {
-            plan_add(p, a, b);
-            plan_add(p, ha, hb);
-        }
+        plan_measure(p, down ? out : in, down ? in : out, round_trip);
+        plan_measure(p, down ? other : in, down ? in : other, round_trip);
     }
 }
 
