@@ -2,9 +2,9 @@
 # Six network-namespace hosts on two leaf bridges of three, joined by veth uplinks to a spine bridge
 # (netns-bridge.sh up 6 2), one rank each, fabperf_allpairs --topology over Open MPI's TCP BTL.
 # Unshaped: no finding stands. Leaf 1's uplink limited (tc tbf, "up") to a twentieth of the
-# unshaped sweep's typical cell: the only standing finding is that uplink, direction up (or, the
-# same cells, leaf 2's down), and no node. Then one host's own veth limited instead, sending: that
-# host stands as a slow node (as sender, and may as receiver: see test-netns-allpairs.sh), and no
+# unshaped sweep's typical cell: the standing findings are that uplink, direction up (or, the
+# same cells, leaf 2's down), and at most its other way (its acknowledgements queue there), no
+# node. Then one host's own veth limited instead, sending: that host stands as a slow node (as sender, and may as receiver: see test-netns-allpairs.sh), and no
 # uplink stands. Last, every host shaped and leaf 1's uplink at 1.2 of their rate, congested by the
 # sweep's own flows only: nothing stands. fabperf-report lists the standing uplink first, by switch.
 #
@@ -61,9 +61,12 @@ echo "typical cell $typical MB/s; shaping to $rate"
 "$nb" shape-uplink 1 "$rate" up || failed "tc tbf on leaf 1's uplink failed"
 sweep uplink
 [[ $rc -eq 3 ]] || failed "leaf 1's uplink shaped: exit $rc, expected 3"
-found=$(standing "$work/uplink.txt")
+# The shaped way carries the acknowledgements of the other way's data too (TCP's, and MPI's
+# rendezvous replies), so the other way may stand as well, slower alone (0.50x seen once): the same
+# uplink pair. Anything else standing is a false alarm.
+found=$(standing "$work/uplink.txt" | grep -v -x -e "stands slow_uplink down leaf1/leaf2:up" -e "stands slow_uplink up leaf2/leaf1:down")
 [[ $found == "stands slow_uplink up leaf1/leaf2:down" || $found == "stands slow_uplink down leaf2/leaf1:up" ]] ||
-    failed "leaf 1's uplink shaped: what stands is not only that uplink, up: '$found'"
+    failed "leaf 1's uplink shaped: what stands is not only that uplink, up (and maybe back): '$found'"
 "$nb" unshape
 # fabperf-report lists the uplink by its switch, standing, first among the findings
 mkdir "$work/report" && cp "$work/uplink.json" "$work/report/"
