@@ -5,8 +5,9 @@
 # unshaped sweep's typical cell: the standing findings are that uplink, direction up (or, the
 # same cells, leaf 2's down), and at most its other way (its acknowledgements queue there), no
 # node. Then one host's own veth limited instead, sending: that host stands as a slow node (as
-# sender, and may as receiver: see test-netns-allpairs.sh), and no uplink stands. Last, every host shaped and leaf 1's uplink at 1.2 of their rate, congested by the
-# sweep's own flows only: nothing stands. fabperf-report lists the standing uplink first, by switch.
+# sender, and may as receiver: see test-netns-allpairs.sh), and no uplink stands. Last, every host
+# shaped and leaf 1's uplink at 1.2 of their rate, congested by the sweep's own flows only: nothing
+# stands. fabperf-report lists the standing uplink first, by switch.
 #
 # Environment: FABPERF_PAIRS_BIN  directory with fabperf_allpairs built with Open MPI
 # Exit status: 0 pass, 1 fail, 77 skip (automake convention).
