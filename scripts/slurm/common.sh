@@ -17,6 +17,9 @@
 #   @same-node  all ranks are placed on the first allocated node (shared memory)
 #   @nodes=A,B  one rank on each listed node, and only there (a pair of nodes)
 #   @gpu        the programs get $FABPERF_GPU_ARGS [-d cuda] (device buffers)
+#   @node-env   each rank runs through node-env.sh (beside this file), which exports the
+#               FABPERF_SIDE<S>_* variables of its node's side S in FABPERF_NODE_SIDES
+#   @arg=WORD   WORD is added to the programs' arguments (after FABPERF_ARGS)
 #
 # Environment (all optional):
 #   FABPERF_BIN       directory holding the programs (else PATH)
@@ -47,6 +50,8 @@
 # "not found").
 
 REPEATS=${REPEATS:-5}
+# this file's folder: node-env.sh lies beside it (a path every node sees, as the templates' own)
+FP_SLURM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 MPI_FLAVOR=${MPI_FLAVOR:-openmpi}
 FABPERF_TIMEOUT=${FABPERF_TIMEOUT:-900}
 SRUN_MPI=${SRUN_MPI:-pmix}
@@ -214,12 +219,13 @@ fp_default_launcher() {
 }
 
 # fp_strip_markers LAUNCH-WORDS...: FP_KEPT, the words without the markers (@same-node, @nodes=,
-# @gpu); FP_SAME_NODE, the node that @same-node asks for, FP_NODES the nodes of @nodes= (comma
-# separated); both empty without their marker.
+# @gpu, @node-env); FP_SAME_NODE, the node that @same-node asks for, FP_NODES the nodes of @nodes=
+# (comma separated); FP_WRAPPER, node-env.sh for @node-env; each empty without its marker.
 fp_strip_markers() {
     local w
     FP_SAME_NODE=''
     FP_NODES=''
+    FP_WRAPPER=()
     FP_KEPT=()
     for w in "$@"; do
         if [[ $w == @same-node ]]; then
@@ -227,7 +233,9 @@ fp_strip_markers() {
             FP_SAME_NODE=${FP_SAME_NODE:-localhost}
         elif [[ $w == @nodes=* ]]; then
             FP_NODES=${w#@nodes=}
-        elif [[ $w != @gpu ]]; then
+        elif [[ $w == @node-env ]]; then
+            FP_WRAPPER=("$FP_SLURM_DIR/node-env.sh")
+        elif [[ $w != @gpu && $w != @arg=* ]]; then
             FP_KEPT+=("$w")
         fi
     done
@@ -298,7 +306,7 @@ fp_build_cmd() {
     launcher=${MPIRUN:-$(fp_default_launcher)}
     FP_CMD=(env "${env_words[@]}" "$launcher")
     fp_flavour_args "$FP_SAME_NODE" "${env_words[@]}" || return 1
-    FP_CMD+=("${extra[@]}" "${run_words[@]}" "${FP_KEPT[@]}" "$prog" "$@")
+    FP_CMD+=("${extra[@]}" "${run_words[@]}" "${FP_KEPT[@]}" "${FP_WRAPPER[@]}" "$prog" "$@")
 }
 
 # Check that FILE holds a complete fabperf JSON Lines run.
@@ -414,15 +422,20 @@ fp_select_configs() {
 }
 
 # fp_program_words PROGRAM LAUNCH-WORDS: FP_PARGS, the program's arguments (FABPERF_ARGS, the GPU
-# arguments for @gpu configurations, the template's fp_program_args).
+# arguments for @gpu configurations, the configuration's @arg= words, the template's
+# fp_program_args).
 fp_program_words() {
-    local prog=$1 largs=$2 gargs=() pline
+    local prog=$1 largs=$2 gargs=() pline w
     FP_PARGS=()
     read -r -a FP_PARGS <<<"${FABPERF_ARGS:-}"
     if [[ " $largs " == *" @gpu "* ]]; then
         read -r -a gargs <<<"${FABPERF_GPU_ARGS:--d cuda}"
         FP_PARGS+=("${gargs[@]}")
     fi
+    read -r -a gargs <<<"$largs"
+    for w in "${gargs[@]}"; do
+        [[ $w == @arg=* ]] && FP_PARGS+=("${w#@arg=}")
+    done
     if declare -F fp_program_args >/dev/null; then
         while IFS= read -r pline; do
             [[ -n $pline ]] && FP_PARGS+=("$pline")

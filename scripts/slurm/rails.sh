@@ -12,6 +12,10 @@
 #   FABPERF_RAIL_NODES   the nodes, space or comma separated [the allocation's]
 #   FABPERF_RAIL_SWEEP   "PROGRAM [ARGS]": each rail runs PROGRAM once over all nodes, one rank
 #                        on each, instead of the pairs
+#   FABPERF_RAIL_CROSS   1: every rail of the first node against every rail of the other node of
+#                        each pair (the cross-rail matrix), not only each rail against itself [0]
+#   FABPERF_RAIL_CROSS_STARTUP  the cross-rail launches' --startup-timeout, seconds [60]: a rail
+#                        that does not reach the other may leave the ranks waiting to connect
 #   FABPERF_OFI_PROVIDER FI_PROVIDER of the ofi stack [verbs;ofi_rxm for RDMA, tcp otherwise]
 #   FABPERF_SYSFS        sysfs root read for discovery, kinds and the RDMA port state [/sys]
 #   FABPERF_RAIL_SUMMARY, FABPERF_RAIL_SUMMARY_ARGS  the summary command and its options
@@ -171,9 +175,10 @@ fp_rail_stack_check() {
 
 # fp_rail_matrix STACK "RAILS" "NODES": the matrix lines (common.sh's FP_MATRIX), one a line: per
 # rail, the first node with each other node, one rank on each; with FABPERF_RAIL_SWEEP, per rail
-# one line over all the nodes, one rank on each
+# one line over all the nodes, one rank on each; with FABPERF_RAIL_CROSS=1, also every rail of the
+# first node against every other rail of the other node (fp_rail_cross_line)
 fp_rail_matrix() {
-    local stack=$1 rails=() nodes=() r n envs all
+    local stack=$1 rails=() nodes=() r r2 n envs all
     read -r -a rails <<<"$2"
     read -r -a nodes <<<"$3"
     all=${nodes[*]}
@@ -185,8 +190,36 @@ fp_rail_matrix() {
         fi
         for n in "${nodes[@]:1}"; do
             echo "$(fp_rail_label "$r" "${nodes[0]}" "$n")|$envs|@nodes=${nodes[0]},$n"
+            [[ ${FABPERF_RAIL_CROSS:-0} == 1 ]] || continue
+            for r2 in "${rails[@]}"; do
+                [[ $r2 == "$r" ]] || fp_rail_cross_line "$stack" "$r" "$r2" "${nodes[0]}" "$n"
+            done
         done
     done
+}
+
+# fp_rail_cross_line STACK RAIL-A RAIL-B NODE-A NODE-B: the matrix line of RAIL-A on NODE-A against
+# RAIL-B on NODE-B, labelled RAIL-A->RAIL-B@NODE-A-NODE-B. A launcher passes one environment to
+# every rank, so each side's selection goes as FABPERF_SIDE<S>_* words, and node-env.sh
+# (@node-env) exports them on its node.
+fp_rail_cross_line() {
+    local stack=$1 words=() w envs="FABPERF_NODE_SIDES=$4,$5" side=0 rail
+    for rail in "$2" "$3"; do
+        words=()
+        w=$(fp_rail_env "$stack" "$rail") && read -r -a words <<<"$w"
+        for w in "${words[@]}"; do
+            envs+=" FABPERF_SIDE${side}_$w"
+        done
+        side=1
+    done
+    # a rail that cannot reach the other may leave the ranks waiting for a connection: bounded
+    echo "$2->$3@$4-$5|$envs|@nodes=$4,$5 @node-env @arg=--startup-timeout @arg=${FABPERF_RAIL_CROSS_STARTUP:-60}"
+}
+
+# fp_rail_cross_failed RUN-DIR: 0 when every failed launch of launches.tsv is a cross-rail one (a
+# label RAIL-A->RAIL-B@...), whose failure the summary reads as a finding (no path) or not decided
+fp_rail_cross_failed() {
+    awk -F'\t' 'NR > 1 && $4 ~ /^failed/ && $1 !~ /->/ { other = 1 } END { exit other }' "$1/launches.tsv"
 }
 
 # fp_rail_mca STACK: Open MPI's options for the stack, "NAME VALUE" a line, as ucx.sbatch and

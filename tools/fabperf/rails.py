@@ -2,9 +2,11 @@
 
 import argparse
 import io
+import os
 import sys
 
 from . import InputError, Parser, expect, units, write_output
+from .rails_cross import build_cross_tables, cross_rails, failed_launches
 from .rails_judge import add_line_rates, apply_expect, check_paths, classify, judge_against_best
 from .rails_output import render
 from .rails_sweep import build_sweep_table
@@ -143,6 +145,7 @@ def summarise(args, warnings):
     terms = parse_expect(args.expect) if args.expect else []
     line_rate = parse_line_rate(args.line_rate) if args.line_rate else None
     programs = read_runs(args.inputs, warnings)
+    failures = failed_launches([i for i in args.inputs if os.path.isdir(i)])
     tables = []
     for program, info in programs.items():
         has_sweep = any(r["sweep"]["matrix"] for r in info["runs"])
@@ -152,14 +155,20 @@ def summarise(args, warnings):
             else:
                 tables.append(build_sweep_table(program, info, size, warnings))
             continue
-        t = build_table(program, info, size, warnings)
-        add_line_rates(t, info["runs"])
-        judge_against_best(t, "pair", "rail", "vs_best_rail")
-        judge_against_best(t, "rail", "pair", "vs_best_pair")
-        classify(t)
-        apply_expect(t, terms, line_rate)
-        check_paths(t)
-        tables.append(t)
+        # the cross-rail launches (RAIL->RAIL labels) have tables of their own
+        plain = dict(info, runs=[r for r in info["runs"] if not cross_rails(r["rail"])])
+        t = None
+        if any(r["rows"] for r in plain["runs"]):
+            t = build_table(program, plain, size, warnings)
+            add_line_rates(t, plain["runs"])
+            judge_against_best(t, "pair", "rail", "vs_best_rail")
+            judge_against_best(t, "rail", "pair", "vs_best_pair")
+            classify(t)
+            apply_expect(t, terms, line_rate)
+            check_paths(t)
+            tables.append(t)
+        tables.extend(build_cross_tables(program, info, t, size, failures, args.cross_rail == "required",
+                                         warnings))
         if has_sweep:
             tables.append(build_sweep_table(program, info, size, warnings))
     if not tables:
@@ -176,6 +185,9 @@ def main(argv):
     p.add_argument("--line-rate", metavar="BITS", help="line rate for PCT%%line, bits/s (100G, 25G)")
     p.add_argument("--format", choices=("text", "json"), default="text", help="output format [text]")
     p.add_argument("-o", "--output", metavar="FILE", help="write the summary to FILE")
+    p.add_argument("--cross-rail", choices=("any", "required"), default="any",
+                   help="cross-rail tables: required makes a pair of different rails without a path "
+                        "a finding (exit 3); any reports which rails reach which [any]")
     p.add_argument("--inconclusive", choices=("status", "fail", "pass"), default="status",
                    help="exit status when nothing failed but a verdict is inconclusive: status 4, "
                         "fail 3, pass 0 [status]")

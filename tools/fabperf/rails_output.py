@@ -2,6 +2,7 @@
 
 import json
 
+from .rails_cross import cross_column
 from .rails_table import SELECTION_VARS
 from .units import fmt_num, fmt_size
 
@@ -65,7 +66,7 @@ def render(tables, warnings, fmt, out):
     for i, t in enumerate(tables):
         if i:
             out.write("\n")
-        (render_sweep_table if t.get("kind") == "sweep" else render_table)(t, out)
+        {"sweep": render_sweep_table, "cross": render_cross_table}.get(t.get("kind"), render_table)(t, out)
 
 
 def render_sweep_table(t, out):
@@ -87,3 +88,24 @@ def render_sweep_table(t, out):
                   f"judged to the end (notes)\n")
     elif not t["findings"]:
         out.write("no slow node or link on any rail, no --expect failure\n")
+
+
+def render_cross_table(t, out):
+    first, other = t["nodes"]
+    out.write(f"# {t['program']} cross-rail at {t['pair']}: {t['title']} in {t['unit']} at {fmt_size(t['size'])}, "
+              f"{t['better']} is better; row: the rail of {first}, column: the rail of {other}; cell = "
+              f"median of launch medians [interval] xlaunches, \"no path\" (the launch could not reach "
+              f"the peer) or \"not decided\" (it failed otherwise)\n")
+    rows = [[f"{first} \\ {other}"] + t["rails"]]
+    cells = {(c["local"], c["remote"]): c for c in t["cells"]}
+    for a in t["rails"]:
+        rows.append([a] + [cross_column(cells[(a, b)]) for b in t["rails"]])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        out.write("  ".join(x.ljust(w) for x, w in zip(row, widths)).rstrip() + "\n")
+    out.write("reach: " + "; ".join(f"{a} -> {' '.join(t['reach'][a]) or 'none'}" for a in t["rails"]) + "\n")
+    out.write(f"fabric: {t['fabric']}\n")
+    for f in t["findings"]:
+        out.write(f["text"] + "\n")
+    for n in t["notes"]:
+        out.write(f"note: {n}\n")

@@ -110,8 +110,9 @@ def read_launches_tsv(folder):
     return table
 
 
-def read_log(folder, name):
-    """(command, last lines) of <name without .json>.log, the sbatch templates' launch log."""
+def read_log_lines(folder, name):
+    """(command, every line but rules and blank ones) of <name without .json>.log, the sbatch
+    templates' launch log; (None, []) when there is none."""
     stem = re.sub(r"\.jsonl?$", "", name)
     try:
         with open(os.path.join(folder, stem + ".log"), encoding="utf-8", errors="replace") as f:
@@ -119,7 +120,12 @@ def read_log(folder, name):
     except OSError:
         return None, []
     command = lines[0][1:].strip() if lines and lines[0].startswith("#") else None
-    body = [ln for ln in lines[1:] if ln.strip() and not set(ln.strip()) <= set("-")]
+    return command, [ln for ln in lines[1:] if ln.strip() and not set(ln.strip()) <= set("-")]
+
+
+def read_log(folder, name):
+    """(command, last lines) of the launch log (read_log_lines)."""
+    command, body = read_log_lines(folder, name)
     return command, body[-6:]
 
 

@@ -1,0 +1,195 @@
+"""fabperf-rails' cross-rail tables: per program and pair of nodes, every rail of the first node
+against every rail of the other (rails.sbatch's FABPERF_RAIL_CROSS=1): which rails reach which and
+at what rate, from the launches that completed and the logs of those that failed."""
+
+import re
+
+from .rails_table import ordered, pair_name, program_cells
+from .report_read import read_launches_tsv, read_log_lines
+from .units import fmt_num
+
+CROSS = "->"
+
+# A line of a failed launch's log that says the peer could not be reached: no path between the
+# two rails. Any other failure leaves the cell undecided.
+NO_PATH = re.compile(r"No route to host|[Nn]etwork is unreachable|[Dd]estination is unreachable|"
+                     r"unable to reach each other|failed to TCP connect to a peer|Connection timed out")
+
+
+def cross_rails(rail):
+    """(local, remote) of a cross-rail label's rail part "A->B", else None."""
+    if CROSS not in rail:
+        return None
+    local, remote = rail.split(CROSS, 1)
+    return local, remote
+
+
+def why_failed(exit_code, lines):
+    """("no-path" or "undecided", the reason) of a failed launch from its exit status and log."""
+    for line in lines:
+        if NO_PATH.search(line):
+            return "no-path", " ".join(line.split())[:200]
+    if exit_code == 124:
+        return "undecided", "the launch timed out (FABPERF_TIMEOUT)"
+    last = " ".join(lines[-1].split())[:200] if lines else "no log"
+    return "undecided", f"exit {exit_code}: {last}"
+
+
+def failed_launches(folders):
+    """[{program, rails, pair, status, reason}] of the launches that launches.tsv records as failed
+    (not an --expect verdict), read from each folder's log."""
+    out = []
+    for folder in folders:
+        for name, (label, _repeat, program, exit_code, expect) in read_launches_tsv(folder).items():
+            if exit_code is None or expect or "@" not in label:
+                continue
+            rails, pair = label.rsplit("@", 1)
+            status, reason = why_failed(exit_code, read_log_lines(folder, name)[1])
+            out.append({"program": program, "rails": rails, "pair": pair, "status": status, "reason": reason})
+    return out
+
+
+def nics_on(row, node):
+    path = row.get("path") if isinstance(row.get("path"), dict) else {}
+    return [n.get("name") for n in path.get("nics") or [] if isinstance(n, dict) and n.get("node") == node]
+
+
+def on_rail(nics, rail):
+    device = rail.split(":")[0]
+    return any(n == rail or (isinstance(n, str) and n.split(":")[0] == device) for n in nics)
+
+
+def path_note(runs, size, nodes, local, remote, pair):
+    """A note when a launch's path evidence shows neither NIC of the first node on the local rail
+    nor the other node's on the remote rail, else None."""
+    for r in runs:
+        for row in r["rows"]:
+            if row.get("size") != size or not isinstance(row.get("path"), dict):
+                continue
+            first, other = nics_on(row, nodes[0]), nics_on(row, nodes[1])
+            if (first or other) and not (on_rail(first, local) and on_rail(other, remote)):
+                return (f"path: {local}{CROSS}{remote} at {pair}: the payload crossed "
+                        f"{row['path'].get('summary', '?')}, not {local} on {nodes[0]} and {remote} on {nodes[1]}")
+    return None
+
+
+def cell_entry(local, remote, cell, fails):
+    entry = {"local": local, "remote": remote, "failed": len(fails), "reason": None,
+             "value": None, "ci_lo": None, "ci_hi": None, "repeats": 0}
+    if cell is not None:
+        entry.update(status="path", value=cell["value"], ci_lo=cell["ci_lo"], ci_hi=cell["ci_hi"],
+                     repeats=cell["repeats"])
+        if fails:
+            entry["reason"] = fails[0]["reason"]
+    elif fails:
+        decided = [f for f in fails if f["status"] == "no-path"]
+        entry.update(status="no-path" if decided else "undecided", reason=(decided or fails)[0]["reason"])
+    else:
+        entry["status"] = "not measured"
+    return entry
+
+
+def fabric_line(rails, status):
+    """What the cells say of the fabric between the two nodes."""
+    off = [(a, b) for a in rails for b in rails if a != b]
+    paths = [ab for ab in off if status[ab] == "path"]
+    open_cells = [ab for ab in off if status[ab] in ("undecided", "not measured")]
+    if not off:
+        text = "one rail: no cross-rail pair"
+    elif len(paths) == len(off):
+        text = "cross-rail: every rail reaches every other rail"
+    elif not paths and not open_cells:
+        text = "rail-only: no rail reaches another rail"
+    else:
+        alone = [a for a in rails if status[(a, a)] == "path"
+                 and all(status[(a, b)] == "no-path" and status[(b, a)] == "no-path" for b in rails if b != a)]
+        text = f"partly cross-rail: {len(paths)} of {len(off)} pairs of different rails have a path"
+        if alone:
+            text += f"; {', '.join(alone)} reach{'es' if len(alone) == 1 else ''} only {'itself' if len(alone) == 1 else 'themselves'}"
+    if open_cells:
+        text += f" ({len(open_cells)} pair(s) not decided)"
+    return text
+
+
+def build_cross_tables(program, info, plain, size, failures, required, warnings):
+    """The cross-rail tables of one program, one a pair of nodes (none without cross-rail launches).
+    plain: the program's rail x pair table (its same-rail cells), or None."""
+    runs = [r for r in info["runs"] if cross_rails(r["rail"])]
+    fails = [f for f in failures if f["program"] == program]
+    pairs = ordered([pair_name(r["nodes"]) for r in runs] + [f["pair"] for f in fails if cross_rails(f["rails"])])
+    if not pairs:
+        return []
+    quantity, by_key = program_cells(runs, info["metric"], warnings) if runs else (None, {})
+    if plain is not None:
+        size = plain["size"]
+    elif size is None:
+        every = set.intersection(*(set(c) for c in by_key.values())) if by_key else set()
+        if not every:
+            warnings.append(f"{program}: no size measured by every cross-rail cell; give --size")
+            return []
+        size = min(every) if quantity.better == "lower" else max(every)
+    tables = []
+    for pair in pairs:
+        nodes = next((r["nodes"] for r in runs if pair_name(r["nodes"]) == pair), None)
+        if nodes is None and plain is not None:
+            nodes = next((tuple(p["nodes"]) for p in plain["pairs"] if p["name"] == pair), None)
+        nodes = nodes if nodes and len(nodes) == 2 else ("first node", "other node")
+        labelled = [r["rail"] for r in runs if pair_name(r["nodes"]) == pair] + \
+                   [f["rails"] for f in fails if f["pair"] == pair]
+        rails = ordered([p for rl in labelled for p in (cross_rails(rl) or (rl,))]
+                        + ([c["rail"] for c in plain["cells"] if c["pair"] == pair] if plain else []))
+        table = {"program": program, "kind": "cross", "metric": info["metric"], "size": size,
+                 "quantity": quantity.key if quantity else plain and plain["quantity"],
+                 "title": quantity.title if quantity else plain and plain["title"],
+                 "unit": quantity.unit if quantity else plain and plain["unit"],
+                 "better": quantity.better if quantity else plain and plain["better"],
+                 "pair": pair, "nodes": list(nodes), "rails": rails, "cells": [], "reach": {},
+                 "fabric": "", "findings": [], "notes": [], "undecided": 0}
+        status = {}
+        for a in rails:
+            for b in rails:
+                rl = a if a == b else f"{a}{CROSS}{b}"
+                if a == b:
+                    cell = next((c for c in (plain or {"cells": []})["cells"] if c["rail"] == a and c["pair"] == pair), None)
+                else:
+                    cell = by_key.get((rl, nodes), {}).get(size)
+                entry = cell_entry(a, b, cell, [f for f in fails if f["rails"] == rl and f["pair"] == pair])
+                table["cells"].append(entry)
+                status[(a, b)] = entry["status"]
+                judge_cell(table, entry, required)
+                if a != b and cell is not None:
+                    note = path_note([r for r in runs if r["rail"] == rl and pair_name(r["nodes"]) == pair],
+                                     size, nodes, a, b, pair)
+                    if note:
+                        table["notes"].append(note)
+        table["reach"] = {a: [b for b in rails if status[(a, b)] == "path"] for a in rails}
+        table["fabric"] = fabric_line(rails, status)
+        tables.append(table)
+    return tables
+
+
+def judge_cell(table, e, required):
+    """Findings, notes and the undecided count of one cell."""
+    a, b, (first, other) = e["local"], e["remote"], table["nodes"]
+    where = f"rail {a} of {first} to rail {b} of {other}"
+    if e["status"] == "no-path" and a == b:
+        table["findings"].append({"kind": "no_path", "rail": a, "remote_rail": b, "pair": table["pair"],
+                                  "text": f"no path: rail {a} does not reach itself between {first} and "
+                                          f"{other}: {e['reason']}"})
+    elif e["status"] == "no-path" and required:
+        table["findings"].append({"kind": "no_path", "rail": a, "remote_rail": b, "pair": table["pair"],
+                                  "text": f"no path: {where} (--cross-rail required): {e['reason']}"})
+    elif e["status"] == "no-path":
+        table["notes"].append(f"no path: {where}: {e['reason']}")
+    elif e["status"] == "undecided":
+        table["undecided"] += 1
+        table["notes"].append(f"not decided: {where}: every launch failed, none for want of a path: {e['reason']}")
+    elif e["status"] == "path" and e["failed"]:
+        table["notes"].append(f"{where}: {e['failed']} launch(es) failed beside {e['repeats']} that "
+                              f"completed: {e['reason']}")
+
+
+def cross_column(e):
+    if e["status"] == "path":
+        return f"{fmt_num(e['value'])} [{fmt_num(e['ci_lo'])}, {fmt_num(e['ci_hi'])}] x{e['repeats']}"
+    return {"no-path": "no path", "undecided": "not decided", "not measured": "-"}[e["status"]]
