@@ -138,6 +138,43 @@ def sweep(folder, with_rows=True):
                 f.write(json.dumps(r) + "\n")
 
 
+CROSS_RAILS = ("eth0", "eth1", "eth2")
+# A failed launch's log, as Open MPI's TCP BTL writes one when no route leads to the peer, as it
+# writes one when the connection fails later, and a failure that says nothing of a path.
+NO_ROUTE_LOG = ("[[5719,1],1][btl_tcp_endpoint.c:793:mca_btl_tcp_endpoint_start_connect] from n2 to: n1 "
+                "Unable to connect to the peer 10.0.0.1 on port 1024: No route to host\n")
+CONNECT_LOG = ("----\nWARNING: Open MPI failed to TCP connect to a peer MPI process.  This\nshould not happen.\n\n"
+               "  Local host: n2\n  Message:    connect() to 10.2.0.1:1026 failed\n"
+               "fabperf_bw: rank 0: timed out: size 0 B, MPI start-up and set-up did not complete within 60 s "
+               "(--startup-timeout); ending the job\n")
+OTHER_LOG = "fabperf_bw: rank 1: MPI_Init failed: Other MPI error\n"
+
+
+def cross(folder, failures):
+    """rails.sbatch's cross-rail run folder for n1-n2: every same-rail cell 1000 MB/s, every cross
+    cell between eth0 and eth1 500 MB/s (5 launches each); failures {(local, remote): log} are the
+    launches (2 each) that failed, in launches.tsv with their logs."""
+    label = lambda r, n: r + "@n1-" + n
+    make(folder, CROSS_RAILS, ("n2",), lambda r, n: 1, label=label, sizes=(65536,))
+    cells = [(a, b) for a in CROSS_RAILS for b in CROSS_RAILS if a != b and (a, b) not in failures]
+    lines = ["label\trepeat\tprogram\tstatus\tseconds\tfile"]
+    for a, b in cells:
+        make(folder, (f"{a}->{b}",), ("n2",), lambda r, n: 0.5, label=label, sizes=(65536,))
+    for (a, b), log in failures.items():
+        rails = a if a == b else f"{a}->{b}"
+        for launch in (1, 2):
+            stem = f"{rails}_n1-n2".replace(">", "_") + f".{launch}.fabperf_bw"
+            with open(os.path.join(folder, stem + ".log"), "w", encoding="utf-8") as f:
+                f.write("# mpirun -np 2 ...\n" + log)
+            lines.append(f"{rails}@n1-n2\t{launch}\tfabperf_bw\tfailed({1 if log == OTHER_LOG else 255})\t3.3\t{stem}.json")
+    for a, b in failures:
+        if a == b:  # a same-rail cell that failed has no result files either
+            for launch in range(1, 6):
+                os.remove(os.path.join(folder, f"{a}_n1-n2.{launch}.fabperf_bw.json"))
+    with open(os.path.join(folder, "launches.tsv"), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
 def scenarios():
     tenth = 0.1
     lat = ("fabperf_latency", "latency")
@@ -158,6 +195,13 @@ def scenarios():
                              make(f, RAILS, ("n2",), lambda r, n: 1, program=("fabperf_sweep", "bandwidth"),
                                   sizes=())),
         "sweep": sweep,
+        # eth2 reaches neither other rail (one cross cell not decided); every rail reaches itself
+        "cross": lambda f: cross(f, {("eth0", "eth2"): NO_ROUTE_LOG, ("eth2", "eth0"): CONNECT_LOG,
+                                     ("eth1", "eth2"): NO_ROUTE_LOG, ("eth2", "eth1"): OTHER_LOG}),
+        "crossfull": lambda f: cross(f, {}),
+        # no rail reaches another, and eth2 not even itself
+        "railonly": lambda f: cross(f, {(a, b): NO_ROUTE_LOG for a in CROSS_RAILS for b in CROSS_RAILS
+                                        if a != b or a == "eth2"}),
         "sweeponly": lambda f: sweep(f, with_rows=False),
         "undecided": undecided_sweep,
         "envrail": lambda f: make(f, ("eth1", "eth2"), ("n2",), lambda r, n: tenth if r == "eth2" else 1,

@@ -1,7 +1,8 @@
 #!/bin/sh
 # fabperf-rails on synthetic run folders with known medians (rails_fixtures.py): a slow rail, a
 # slow node, a slow link, nothing slow, too few launches, latency, rails named from the env, sweeps,
-# --size, --expect and --line-rate, path evidence, the programs' verdicts, JSON, bad input.
+# the cross-rail matrix, --size, --expect and --line-rate, path evidence, the programs' verdicts,
+# JSON, bad input.
 #
 # Environment: FABPERF_RAILS_TOOL (the script) [$(dirname "$0")/../../tools/fabperf-rails],
 # PYTHON3 [python3].
@@ -238,6 +239,35 @@ rails --format json "$(scenario sweeponly)"
 check "sweep without size rows: the sweep table alone" \
     sh -c "[ $rc -eq 3 ] && [ ! -s '$work/err' ]" && json_holds '[x.get("kind") for x in d["tables"]] == ["sweep"]'
 
+# ---- the cross-rail matrix (FABPERF_RAIL_CROSS=1): failed launches read from launches.tsv and logs
+rails --format json "$(scenario cross)"
+check "cross-rail: exit 4 (one cell not decided), nothing named" sh -c "[ $rc -eq 4 ] && grep -qx 'fabperf-rails: inconclusive: 1 cross-rail cell(s) could not be decided (exit 4, --inconclusive status)' '$work/err'"
+check "cross-rail: the same-rail table without the cross launches, then the NIC x NIC table" \
+    json_holds '[x.get("kind", "rows") for x in d["tables"]] == ["rows", "cross"] and [r["name"] for r in t["rails"]] == ["eth0", "eth1", "eth2"] and d["findings"] == 0'
+check "cross-rail: every cell's status and median, same-rail cells from the rows table" \
+    json_holds '[(c["local"], c["remote"], c["status"], c["value"], c["repeats"]) for c in d["tables"][1]["cells"]] == [("eth0", "eth0", "path", 1000.0, 5), ("eth0", "eth1", "path", 500.0, 5), ("eth0", "eth2", "no-path", None, 0), ("eth1", "eth0", "path", 500.0, 5), ("eth1", "eth1", "path", 1000.0, 5), ("eth1", "eth2", "no-path", None, 0), ("eth2", "eth0", "no-path", None, 0), ("eth2", "eth1", "undecided", None, 0), ("eth2", "eth2", "path", 1000.0, 5)]'
+check "cross-rail: reach, fabric, pair, nodes and the failed launches' reasons" \
+    json_holds '(x := d["tables"][1])["reach"] == {"eth0": ["eth0", "eth1"], "eth1": ["eth0", "eth1"], "eth2": ["eth2"]} and x["pair"] == "n1-n2" and x["nodes"] == ["n1", "n2"] and x["undecided"] == 1 and [c["reason"] for c in x["cells"] if c["failed"]] == ["from n2 to: n1 Unable to connect to the peer 10.0.0.1 on port 1024: No route to host"] * 2 + ["WARNING: Open MPI failed to TCP connect to a peer MPI process: Message: connect() to 10.2.0.1:1026 failed", "exit 1: fabperf_bw: rank 1: MPI_Init failed: Other MPI error"] and [c["failed"] for c in x["cells"]] == [0, 0, 2, 0, 0, 2, 2, 2, 0]'
+rails "$(scenario cross)"
+check "cross-rail (text): rows by the first node's rail, a cell per rail of the other" \
+    out_lines '^eth2 +no path +not decided +1000 \[980.0, 1020\] x5$' 1
+check "cross-rail (text): what reaches what, and the fabric" sh -c \
+    "grep -qx 'reach: eth0 -> eth0 eth1; eth1 -> eth0 eth1; eth2 -> eth2' '$work/out' && grep -qx 'fabric: partly cross-rail: 2 of 6 pairs of different rails have a path (1 pair(s) not decided)' '$work/out'"
+check "cross-rail (text): a note per cell without a path, one for the undecided" \
+    out_lines '^note: (no path|not decided): rail eth[0-2] of n1 to rail eth[0-2] of n2: ' 4
+rails --cross-rail required --inconclusive pass --format json "$(scenario cross)"
+check "--cross-rail required: each pair of rails without a path is a finding (exit 3)" \
+    json_holds 'sorted((f["kind"], f["rail"], f["remote_rail"]) for f in d["tables"][1]["findings"]) == [("no_path", "eth0", "eth2"), ("no_path", "eth1", "eth2"), ("no_path", "eth2", "eth0")] and d["findings"] == 3'
+check "--cross-rail required: exit 3" rc_is 3
+rails --inconclusive pass "$(scenario crossfull)"
+check "cross-rail, every rail reaches every other: exit 0, said" \
+    sh -c "[ $rc -eq 0 ] && grep -qx 'fabric: cross-rail: every rail reaches every other rail' '$work/out'"
+rails "$(scenario railonly)"
+check "rail-only fabric: a rail that does not reach itself is a finding (exit 3)" \
+    sh -c "[ $rc -eq 3 ] && grep -qx 'fabric: rail-only: no rail reaches another rail' '$work/out' && grep -qx 'no path: rail eth2 does not reach itself between n1 and n2: from n2 to: n1 Unable to connect to the peer 10.0.0.1 on port 1024: No route to host' '$work/out'"
+rails --cross-rail sometimes "$(scenario cross)"
+check "--cross-rail: a value outside any, required: exit 2" rc_is 2
+
 # ---- output file, bad input
 rails --output "$work/summary.txt" "$(scenario rail)"
 check "--output: the summary in the file, nothing on stdout" \
@@ -249,6 +279,6 @@ rails "$work/empty"
 check "a folder without results: one line" one_error "folder $work/empty holds no fabperf result"
 rails --help
 check "--help: exit 0, lists every option" \
-    sh -c "[ $rc -eq 0 ] && for o in --size --expect --line-rate --format --output; do grep -q -e \"\$o\" '$work/out' || exit 1; done"
+    sh -c "[ $rc -eq 0 ] && for o in --size --expect --line-rate --format --output --cross-rail; do grep -q -e \"\$o\" '$work/out' || exit 1; done"
 
 finish

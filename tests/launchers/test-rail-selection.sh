@@ -2,8 +2,8 @@
 # The rails of scripts/slurm/rails.sh without launching anything: discovery on a recorded sysfs
 # tree (tests/data/sysfs/nodeA: RDMA ports mlx5_0:1 and mlx5_1:1, ACTIVE; eth0 and ens1f0 up; lo),
 # the default stack, the variables each stack sets for each kind of rail, FABPERF_RAIL_ENV, the
-# node list, the labels, the programs and their arguments, and the launch placement of @nodes= for
-# each MPI_FLAVOR.
+# node list, the labels, the cross-rail lines and node-env.sh, the programs and their arguments, and
+# the launch placement of @nodes= for each MPI_FLAVOR.
 # Exit status: 0 pass, 1 fail.
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -13,7 +13,7 @@ top=$(cd "$here/../.." && pwd)
 # shellcheck source=scripts/slurm/rails.sh
 . "$top/scripts/slurm/rails.sh"
 unset FABPERF_RAILS FABPERF_RAIL_STACK FABPERF_RAIL_ENV FABPERF_RAIL_NODES FABPERF_OFI_PROVIDER \
-    FABPERF_RAIL_SWEEP FABPERF_PROGRAMS \
+    FABPERF_RAIL_SWEEP FABPERF_PROGRAMS FABPERF_RAIL_CROSS FABPERF_RAIL_CROSS_STARTUP FABPERF_NODE_SIDES \
     SLURM_JOB_NODELIST SLURM_NTASKS SLURM_NTASKS_PER_NODE MPIRUN_ARGS
 export FABPERF_SYSFS=$top/tests/data/sysfs/nodeA/sys
 
@@ -93,6 +93,22 @@ same "matrix of a sweep: one line a rail over all the nodes" \
 same "matrix: a rail the stack refuses has no variables (its check says why)" \
     "$(lines fp_rail_matrix tcp "mlx5_0:1" "a b")" "mlx5_0:1@a-b||@nodes=a,b"
 
+same "cross-rail matrix: each rail against itself, then against each other rail, side by side" \
+    "$(FABPERF_RAIL_CROSS=1 FABPERF_RAIL_CROSS_STARTUP=20 lines fp_rail_matrix tcp "eth0 eth1" "a b")" \
+    "eth0@a-b|OMPI_MCA_btl_tcp_if_include=eth0|@nodes=a,b eth0->eth1@a-b|FABPERF_NODE_SIDES=a,b FABPERF_SIDE0_OMPI_MCA_btl_tcp_if_include=eth0 FABPERF_SIDE1_OMPI_MCA_btl_tcp_if_include=eth1|@nodes=a,b @node-env @arg=--startup-timeout @arg=20 eth1@a-b|OMPI_MCA_btl_tcp_if_include=eth1|@nodes=a,b eth1->eth0@a-b|FABPERF_NODE_SIDES=a,b FABPERF_SIDE0_OMPI_MCA_btl_tcp_if_include=eth1 FABPERF_SIDE1_OMPI_MCA_btl_tcp_if_include=eth0|@nodes=a,b @node-env @arg=--startup-timeout @arg=20"
+same "cross-rail matrix: FABPERF_RAIL_ENV on both sides, NCCL's two words per side" \
+    "$(FABPERF_RAIL_CROSS=1 FABPERF_RAIL_ENV=NCCL_DEBUG=INFO fp_rail_cross_line nccl mlx5_0:1 mlx5_1:1 a b)" \
+    "mlx5_0:1->mlx5_1:1@a-b|FABPERF_NODE_SIDES=a,b FABPERF_SIDE0_NCCL_IB_DISABLE=0 FABPERF_SIDE0_NCCL_IB_HCA==mlx5_0:1 FABPERF_SIDE0_NCCL_DEBUG=INFO FABPERF_SIDE1_NCCL_IB_DISABLE=0 FABPERF_SIDE1_NCCL_IB_HCA==mlx5_1:1 FABPERF_SIDE1_NCCL_DEBUG=INFO|@nodes=a,b @node-env @arg=--startup-timeout @arg=60"
+
+# node-env.sh: the side of this node by its host name, whatever the rank
+me=$(hostname)
+same "node-env.sh: this node's side's variables, values intact" \
+    "$(FABPERF_NODE_SIDES="other,$me" FABPERF_SIDE0_SEL=no FABPERF_SIDE1_SEL='a;b =c' FABPERF_SIDE1_HCA='=mlx5_1:1' \
+        "$top/scripts/slurm/node-env.sh" printenv SEL HCA | tr '\n' '|')" "a;b =c|=mlx5_1:1|"
+same "node-env.sh: a node in neither side: exit 2, said" \
+    "$(lines sh -c "FABPERF_NODE_SIDES=x,y '$top/scripts/slurm/node-env.sh' true 2>&1; echo status \$?")" \
+    "node-env.sh: this node ($me) is not in FABPERF_NODE_SIDES (x,y) status 2"
+
 same "nodes from FABPERF_RAIL_NODES" "$(FABPERF_RAIL_NODES='a,b c' lines fp_rail_nodes)" "a b c"
 same "labels" "$(fp_rail_label mlx5_0:1 a b) $(fp_rail_label eth0)" "mlx5_0:1@a-b eth0@all"
 
@@ -129,6 +145,10 @@ same "@nodes= with MPICH" "$(MPI_FLAVOR=mpich build @nodes=a,b)" \
     "env UCX_NET_DEVICES=mlx5_0:1 mpiexec -n 2 -hosts a,b -ppn 1 -genv UCX_NET_DEVICES mlx5_0:1 /bin/fabperf_bw -m 1M"
 same "@nodes= with srun" "$(MPI_FLAVOR=srun build @nodes=a,b)" \
     "env UCX_NET_DEVICES=mlx5_0:1 srun --mpi=pmix --kill-on-bad-exit=1 --nodes=2 --ntasks=2 --ntasks-per-node=1 --nodelist=a,b /bin/fabperf_bw -m 1M"
+same "@node-env and @arg=: node-env.sh runs the program, the words follow FABPERF_ARGS" \
+    "$(FABPERF_ARGS='-i 5' fp_program_words fabperf_bw '@nodes=a,b @node-env @arg=--startup-timeout @arg=9'; build '@nodes=a,b @node-env @arg=--startup-timeout @arg=9'; echo "${FP_PARGS[*]}")" \
+    "env UCX_NET_DEVICES=mlx5_0:1 mpirun ${root}-np 2 --host a:1,b:1 --bind-to none -x UCX_NET_DEVICES=mlx5_0:1 $top/scripts/slurm/node-env.sh /bin/fabperf_bw -m 1M
+-i 5 --startup-timeout 9"
 same "without @nodes= the job's ranks as before" "$(SLURM_NTASKS=4 SLURM_NTASKS_PER_NODE=2 build '')" \
     "env UCX_NET_DEVICES=mlx5_0:1 mpirun ${root}-np 4 --map-by ppr:2:node --bind-to none -x UCX_NET_DEVICES=mlx5_0:1 /bin/fabperf_bw -m 1M"
 
@@ -171,6 +191,11 @@ same "template: tcp with srun passes the flavour check" \
     "rails: two nodes or more needed (nodes: a; FABPERF_RAIL_NODES or the allocation) status 1"
 same "template: one node" "$(lines template FABPERF_RAILS=eth0 FABPERF_RAIL_NODES=a)" \
     "rails: two nodes or more needed (nodes: a; FABPERF_RAIL_NODES or the allocation) status 1"
+same "template: FABPERF_RAIL_CROSS is 0 or 1" "$(lines template FABPERF_RAILS=eth0 FABPERF_RAIL_CROSS=yes)" \
+    "rails: FABPERF_RAIL_CROSS='yes' is not 0 or 1 status 1"
+same "template: cross-rail pairs, a sweep does not" \
+    "$(lines template FABPERF_RAILS=eth0 FABPERF_RAIL_CROSS=1 FABPERF_RAIL_SWEEP=fabperf_allpairs)" \
+    "rails: FABPERF_RAIL_CROSS=1 pairs nodes; FABPERF_RAIL_SWEEP sweeps them: give one or the other status 1"
 same "template: nothing launched" "$([[ -e $fake/never ]] && echo exists)" ""
 
 echo "$checks checks"

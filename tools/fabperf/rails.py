@@ -67,6 +67,22 @@ undecided, is a note with the judge's reason.
   A cell whose path evidence (the programs' NIC byte counters) shows the
   payload on NICs other than its rail gets a note too.
 
+cross-rail (rails.sbatch with FABPERF_RAIL_CROSS=1: labels RAIL->RAIL@A-B,
+every rail of node A against every rail of node B): per program and pair
+one table NIC x NIC at the size, row the rail of A, column the rail of B,
+the same-rail cells taken from the table above. A cell is the median and
+interval over the launches that completed; where every launch failed, the
+launch logs named in the folder's launches.tsv decide: "no path" when a log
+says the peer could not be reached (no route to host, network or destination
+unreachable, ranks unable to reach each other, a failed TCP connect to the
+peer, connection timed out), else "not decided" (a note with the exit status
+and the last log line; counted as inconclusive). Under the table: which rails
+each rail reaches, and the fabric between the two nodes (every rail reaches
+every other; rail-only: none reaches another; partly, naming the rails that
+reach only themselves). A rail that does not reach itself is a finding;
+with --cross-rail required so is every pair of rails without a path.
+--expect judges the same-rail cells.
+
 --expect TERMS (comma separated, judged on each cell's interval at the
 size): bw>=N (MB/s) for bandwidth, busbw>=N (GB/s) for collectives,
 lat<=N (us) for latency, PCT%line (bandwidth >= PCT % of the line rate:
@@ -87,14 +103,22 @@ output:
         "sweep", "metric", "quantity", "unit", "better", "size", "rails",
         "nodes", "cells": [{"rail", "node", "send", "receive", "launches"}],
         "findings": [{"kind", "rail", "node", "pair", "text", "status", ...}], "notes",
-        "undecided" (sweeps not judged to the end at the size)}],
+        "undecided" (sweeps not judged to the end at the size)}, a cross-rail table's
+        {"program", "kind": "cross", "metric", "quantity", "unit", "better",
+        "size", "pair", "nodes", "rails", "cells": [{"local", "remote",
+        "status" (path, no-path, undecided, not measured), "value", "ci_lo",
+        "ci_hi", "repeats", "failed", "reason"}], "reach": {rail: [rails]},
+        "fabric", "findings": [{"kind": "no_path", "rail", "remote_rail",
+        "pair", "text"}], "notes", "undecided"}],
         "findings": N, "warnings": [...]}
 
 exit status:
   0 nothing slow and no --expect failed; 3 a rail, node or link is slow, a
-  cell fails --expect, or a sweep named a slow node or link or failed its
-  --expect; 4 none of those, but a cell's --expect is inconclusive or a
-  sweep could not be judged at the size (--inconclusive fail: 3, pass: 0;
+  cell fails --expect, a sweep named a slow node or link or failed its
+  --expect, a rail does not reach itself, or (--cross-rail required) a pair
+  of rails has no path; 4 none of those, but a cell's --expect is
+  inconclusive, a sweep could not be judged at the size, or a cross-rail
+  cell was not decided (--inconclusive fail: 3, pass: 0;
   either way one line on standard error says so); 2 bad usage or input (no
   result, no size rows, a size no cell measured, a bad --expect or
   --line-rate)."""
@@ -219,8 +243,11 @@ def main(argv):
 
 def inconclusive_count(tables):
     """What no verdict could be given for, as words: cells whose --expect is inconclusive,
-    sweeps not judged at the size; "" when none."""
+    sweeps not judged at the size, cross-rail cells whose launches failed for another reason than
+    a missing path; "" when none."""
     cells = sum(1 for t in tables for c in t["cells"] if (c.get("expect") or {}).get("verdict") == "inconclusive")
-    sweeps = sum(t.get("undecided") or 0 for t in tables)
-    parts = ([f"{cells} cell(s)' --expect"] if cells else []) + ([f"{sweeps} sweep(s)"] if sweeps else [])
+    sweeps = sum(t.get("undecided") or 0 for t in tables if t.get("kind") == "sweep")
+    cross = sum(t.get("undecided") or 0 for t in tables if t.get("kind") == "cross")
+    parts = ([f"{cells} cell(s)' --expect"] if cells else []) + ([f"{sweeps} sweep(s)"] if sweeps else []) + \
+        ([f"{cross} cross-rail cell(s)"] if cross else [])
     return " and ".join(parts)

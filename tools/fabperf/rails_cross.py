@@ -24,11 +24,20 @@ def cross_rails(rail):
     return local, remote
 
 
+# Open MPI's prefix of a BTL's message: "[[job,1],rank][file:line:function] "
+SOURCE_PREFIX = re.compile(r"^\S*\]\s+")
+
+
 def why_failed(exit_code, lines):
     """("no-path" or "undecided", the reason) of a failed launch from its exit status and log."""
-    for line in lines:
+    for i, line in enumerate(lines):
         if NO_PATH.search(line):
-            return "no-path", " ".join(line.split())[:200]
+            reason = SOURCE_PREFIX.sub("", " ".join(line.split()))
+            # a warning whose address and call follow on a line of their own
+            detail = next((ln for ln in lines[i + 1:i + 9] if "connect()" in ln), None)
+            if detail:
+                reason = f"{re.sub(r'[.]? *This$', '', reason)}: {' '.join(detail.split())}"
+            return "no-path", reason[:200]
     if exit_code == 124:
         return "undecided", "the launch timed out (FABPERF_TIMEOUT)"
     last = " ".join(lines[-1].split())[:200] if lines else "no log"
