@@ -16,14 +16,14 @@
 #
 # Settings (environment):
 #   FABPERF_RAILS_PREFIX  namespace/host name prefix [fprl] -> fprl-h1.., switch fprl-sw
-#   FABPERF_RAILS_NET     first two octets            [10.79] -> rail k is 10.79.k.0/24
+#   FABPERF_RAILS_NET     first two octets            [10.81] -> rail k is 10.81.k.0/24
 #   FABPERF_RAILS_STATE   state directory             [/run/fabperf-rails]
 #
 # The map file for ns-ssh ($FABPERF_RAILS_STATE/map) names rail 0's address of each host.
 # Exit status: 0 ok, 1 failure, 77 a required capability is missing ("SKIP:" line).
 
 RL_PREFIX=${FABPERF_RAILS_PREFIX:-fprl}
-RL_NET=${FABPERF_RAILS_NET:-10.79}
+RL_NET=${FABPERF_RAILS_NET:-10.81}
 RL_STATE=${FABPERF_RAILS_STATE:-/run/fabperf-rails}
 RL_SWITCH=$RL_PREFIX-sw
 RL_MAP=$RL_STATE/map
