@@ -536,6 +536,26 @@ check "--isolate search: JUnit has the finding and the search as failures; the d
     sh -c "grep -q '<testsuite name=\"--isolate isolate.1.fabperf_allreduce.json\" tests=\"2\" failures=\"2\"' '$work/iso.xml' &&
         grep -q '^vm	fabperf_allreduce --isolate at 65536 B: rank 6 (vm) slows fabperf_allreduce' '$work/iso-drain.txt'"
 
+# ---- a cross-rail run folder (rails.sbatch with FABPERF_RAIL_CROSS=1) -------------------------
+"$PYTHON3" "$tests/compare/rails_fixtures.py" "$work/cross" cross
+run_report "$work/cross" -o "$work/cross.html" --junit "$work/cross.xml" --summary
+check "cross-rail: exit 0; the failed cross launches are cells, one not decided (INCONCLUSIVE 1)" \
+    sh -c "[ $rc -eq 0 ] && [ \"\$(cat '$work/err')\" = 'fabperf: PASS 8, FAIL 0, INCONCLUSIVE 1; nodes to drain: none' ]"
+check "cross-rail: the NIC x NIC table, first node's rails down, each cell's value or why not" \
+    holds "$work/cross.html" '[r["cells"] for r in rows("cross1")] == [
+        ["eth0", "1000 [980.0, 1020] x5", "500.0 [490.0, 510.0] x5", "no path"],
+        ["eth1", "500.0 [490.0, 510.0] x5", "1000 [980.0, 1020] x5", "no path"],
+        ["eth2", "no path", "not decided", "1000 [980.0, 1020] x5"]]
+        and "Fabric: partly cross-rail: 2 of 6 pairs of different rails have a path (1 pair(s) not decided)." in text
+        and "1 cell(s) not decided." in text and set(fragments) <= ids'
+check "cross-rail: JUnit: a case per cell, the undecided one skipped, no launch an error" \
+    sh -c "grep -q '<testsuite name=\"cross-rail fabperf_bw n1-n2\" tests=\"9\" failures=\"0\" errors=\"0\" skipped=\"1\"' '$work/cross.xml' &&
+        ! grep -q '<error' '$work/cross.xml'"
+"$PYTHON3" "$tests/compare/rails_fixtures.py" "$work/railonly" railonly
+run_report "$work/railonly" -o "$work/railonly.html" --summary
+check "rail-only: a rail that does not reach itself fails (its two launches and its cell)" \
+    sh -c "[ $rc -eq 3 ] && [ \"\$(cat '$work/err')\" = 'fabperf: PASS 8, FAIL 3, INCONCLUSIVE 0; nodes to drain: none' ]"
+
 # ---- bad usage ------------------------------------------------------------------------------
 run_report "$work/no-such-folder"
 check "missing folder: exit 2, one line" sh -c "[ $rc -eq 2 ] && [ ! -s '$work/out' ]"

@@ -4,7 +4,8 @@ at what rate, from the launches that completed and the logs of those that failed
 
 import re
 
-from .rails_table import ordered, pair_name, program_cells
+from . import InputError
+from .rails_table import build_table, ordered, pair_name, program_cells, read_runs
 from .report_read import read_launches_tsv, read_log_lines
 from .units import fmt_num
 
@@ -202,3 +203,22 @@ def cross_column(e):
     if e["status"] == "path":
         return f"{fmt_num(e['value'])} [{fmt_num(e['ci_lo'])}, {fmt_num(e['ci_hi'])}] x{e['repeats']}"
     return {"no-path": "no path", "undecided": "not decided", "not measured": "-"}[e["status"]]
+
+
+def folder_cross_tables(folder, warnings):
+    """The cross-rail tables of a run folder, as fabperf-rails makes them (for fabperf-report);
+    [] when it holds no cross-rail launch."""
+    failures = failed_launches([folder])
+    try:
+        programs = read_runs([folder], [])
+    except InputError:  # a folder the summary cannot read has no cross-rail table either
+        return []
+    tables = []
+    for program, info in programs.items():
+        if not any(cross_rails(r["rail"]) for r in info["runs"]) and \
+                not any(cross_rails(f["rails"]) for f in failures if f["program"] == program):
+            continue
+        plain = dict(info, runs=[r for r in info["runs"] if not cross_rails(r["rail"]) and r["rows"]])
+        table = build_table(program, plain, None, warnings) if plain["runs"] else None
+        tables.extend(build_cross_tables(program, info, table, None, failures, False, warnings))
+    return tables

@@ -12,11 +12,16 @@ One test case per judged thing, in the page's own words:
     <skipped>) and one for the search (undecided -> <skipped> with its reason);
   - each preflight node: one case per finding on it (fail -> <failure>, warn -> a passing case
     whose output says the warning), and one "preflight" case per node that fails when any of its
-    findings is a failure.
+    findings is a failure;
+  - each cell of a cross-rail table (FABPERF_RAIL_CROSS=1): a path, or no path between two
+    different rails, passes (its output says which); a rail that does not reach itself ->
+    <failure>; a cell not decided -> <skipped>. The failed launches of a cross-rail
+    configuration are its cells, not errors.
 Suites: one per configuration, one per sweep file, one per preflight file."""
 
 import xml.etree.ElementTree as ET
 
+from .rails_cross import cross_rails
 from .report_html import fmt_expect, shown_verdict
 from .report_judge import finding_status
 from .units import fmt_num
@@ -85,8 +90,10 @@ def config_suite(c):
     s = Suite(f"{c.label} {c.program}")
     unit = c.quantity.unit if c.quantity is not None else ""
     classname = f"fabperf.{c.label}.{c.program}"
+    # a cross-rail launch that failed is a cell of its table (cross_suite), not an error
+    crossed = cross_rails(c.label.rsplit("@", 1)[0]) is not None
     for index, x in enumerate(c.launches):
-        if x.state != "ok":
+        if x.state != "ok" and not crossed:
             status = f", exit {x.exit}" if x.exit is not None else ""
             s.case(classname, f"launch {index + 1} ({x.name})", error=f"{x.state}{status}")
     for size in c.sizes:
@@ -170,6 +177,25 @@ def preflight_suite(report):
     return s
 
 
+def cross_suite(t):
+    """One case per cell of a cross-rail table: a path, or no path between two different rails,
+    passes (what the fabric is, said in its output); a rail that does not reach itself fails; a
+    cell not decided is skipped."""
+    s = Suite(f"cross-rail {t['program']} {t['pair']}")
+    classname = f"fabperf.cross-rail.{t['program']}.{t['pair']}"
+    for c in t["cells"]:
+        name = f"{c['local']}->{c['remote']}"
+        if c["status"] == "path":
+            s.case(classname, name, output=f"path: {fmt_num(c['value'])} {t['unit']}")
+        elif c["status"] == "no-path" and c["local"] == c["remote"]:
+            s.case(classname, name, failure=f"no path: rail {c['local']} does not reach itself: {c['reason']}")
+        elif c["status"] == "no-path":
+            s.case(classname, name, output=f"no path: {c['reason']}")
+        elif c["status"] == "undecided":
+            s.case(classname, name, skipped=f"not decided: {c['reason']}")
+    return s
+
+
 def junit(run, title):
     """(the XML document as a string, its totals {"tests", "failures", "errors", "skipped"}) of a
     run folder read by read_folder."""
@@ -178,6 +204,7 @@ def junit(run, title):
     suites += [pairs_suite(r) for r in run.pairs if r["findings"]]
     suites += [isolate_suite(x) for c in run.configs for x in c.launches if x.isolate]
     suites += [preflight_suite(r) for r in run.preflight]
+    suites += [cross_suite(t) for t in run.cross]
     totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
     for s in suites:
         if s.tests == 0:

@@ -5,6 +5,7 @@ from .plot import h
 from .report_config import config_section
 from .report_html import link
 from .report_isolate import isolate_section
+from .report_rails import cross_section
 from .report_sections import pairs_section, plots_section, preflight_section, soak_section
 from .report_summary import launch_summary, pairs_summary, preflight_summary, skipped_summary, verdict_summary
 
@@ -91,10 +92,11 @@ def page(run, title):
     total = sum(len(c.launches) for c in run.configs)
     bad = sum(1 for c in run.configs for x in c.launches if x.state != "ok")
     sections = [("summary", "summary"), ("plots", "plots"), ("soaks", "soaks"), ("pairs", "all pairs"),
-                ("isolate", "collective searches"), ("preflight", "preflight"), ("configurations", "configurations")]
+                ("isolate", "collective searches"), ("cross-rail", "cross-rail"), ("preflight", "preflight"), ("configurations", "configurations")]
     present = {"plots": any(c.sizes for c in run.configs), "pairs": bool(run.pairs),
                "soaks": any(x.soak for c in run.configs for x in c.launches),
-               "isolate": any(x.isolate for c in run.configs for x in c.launches), "preflight": bool(run.preflight)}
+               "isolate": any(x.isolate for c in run.configs for x in c.launches), "preflight": bool(run.preflight),
+               "cross-rail": bool(run.cross)}
     nav = ", ".join(link(k, text) for k, text in sections if present.get(k, True))
     head = (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -110,5 +112,5 @@ def page(run, title):
     if run.warnings:
         warnings = '<h2 id="warnings">Warnings</h2><ul>' + "".join(
             f"<li>{h(w)}</li>" for w in run.warnings) + "</ul>"
-    return (head + summary + plots_section(run) + soak_section(run) + pairs_section(run) + isolate_section(run) + preflight_section(run)
+    return (head + summary + plots_section(run) + soak_section(run) + pairs_section(run) + isolate_section(run) + cross_section(run) + preflight_section(run)
             + configs + warnings + f"<script>{SCRIPT}</script></body></html>\n")

@@ -73,6 +73,7 @@ class Run:
     def __init__(self, folder):
         self.folder = folder
         self.configs, self.skipped, self.preflight, self.pairs, self.warnings = [], [], [], [], []
+        self.cross = []  # the cross-rail tables (rails_cross.folder_cross_tables)
 
 
 # Programs whose JSON holds all-pairs matrix and finding records (besides their per-size rows).
@@ -264,6 +265,9 @@ def read_folder(folder):
     found = {base_name(n) for n in names}
     launches.extend(read_result_file(folder, n, tsv) for n in tsv if n not in found)
     run.skipped = read_skipped(folder)
+    from .rails_cross import cross_rails, folder_cross_tables  # they read launches.tsv through this module
+    if any(cross_rails(x.label.rsplit("@", 1)[0]) for x in launches):
+        run.cross = folder_cross_tables(folder, run.warnings)
     if not launches and not run.preflight and not run.pairs:
         raise InputError(f"folder {folder} holds no fabperf result (*.json) and no launches.tsv")
     group_launches(run, launches)
