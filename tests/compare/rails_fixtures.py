@@ -150,16 +150,21 @@ CONNECT_LOG = ("----\nWARNING: Open MPI failed to TCP connect to a peer MPI proc
 OTHER_LOG = "fabperf_bw: rank 1: MPI_Init failed: Other MPI error\n"
 
 
-def cross(folder, failures):
+def cross(folder, failures, carried=None):
     """rails.sbatch's cross-rail run folder for n1-n2: every same-rail cell 1000 MB/s, every cross
     cell between eth0 and eth1 500 MB/s (5 launches each); failures {(local, remote): log} are the
-    launches (2 each) that failed, in launches.tsv with their logs."""
+    launches (2 each) that failed, in launches.tsv with their logs; carried {(local, remote):
+    (NIC of n1, NIC of n2)} the cells whose rows have path evidence."""
     label = lambda r, n: r + "@n1-" + n
     make(folder, CROSS_RAILS, ("n2",), lambda r, n: 1, label=label, sizes=(65536,))
     cells = [(a, b) for a in CROSS_RAILS for b in CROSS_RAILS if a != b and (a, b) not in failures]
     lines = ["label\trepeat\tprogram\tstatus\tseconds\tfile"]
     for a, b in cells:
-        make(folder, (f"{a}->{b}",), ("n2",), lambda r, n: 0.5, label=label, sizes=(65536,))
+        nics = (carried or {}).get((a, b))
+        extra = (lambda r, n: {"path": {"payload_bytes": 1, "summary": "", "nics": [
+            {"node": "n1", "name": nics[0], "share": 1.0}, {"node": "n2", "name": nics[1], "share": 1.0}]}}) \
+            if nics else (lambda r, n: {})
+        make(folder, (f"{a}->{b}",), ("n2",), lambda r, n: 0.5, label=label, sizes=(65536,), extra=extra)
     for (a, b), log in failures.items():
         rails = a if a == b else f"{a}->{b}"
         for launch in (1, 2):
@@ -199,6 +204,9 @@ def scenarios():
         "cross": lambda f: cross(f, {("eth0", "eth2"): NO_ROUTE_LOG, ("eth2", "eth0"): CONNECT_LOG,
                                      ("eth1", "eth2"): NO_ROUTE_LOG, ("eth2", "eth1"): OTHER_LOG}),
         "crossfull": lambda f: cross(f, {}),
+        # eth0->eth1 measured, but its bytes crossed eth0 on both nodes (a stack that did not bind
+        # to the selected NIC); eth1->eth0's crossed its two rails
+        "crossoff": lambda f: cross(f, {}, {("eth0", "eth1"): ("eth0", "eth0"), ("eth1", "eth0"): ("eth1", "eth0")}),
         # no rail reaches another, and eth2 not even itself
         "railonly": lambda f: cross(f, {(a, b): NO_ROUTE_LOG for a in CROSS_RAILS for b in CROSS_RAILS
                                         if a != b or a == "eth2"}),

@@ -262,6 +262,10 @@ check "--cross-rail required: exit 3" rc_is 3
 rails --inconclusive pass "$(scenario crossfull)"
 check "cross-rail, every rail reaches every other: exit 0, said" \
     sh -c "[ $rc -eq 0 ] && grep -qx 'fabric: cross-rail: every rail reaches every other rail' '$work/out'"
+rails --format json "$(scenario crossoff)"
+check "cross-rail: a cell whose bytes crossed other NICs is off-rail, not a path (exit 4); one on its rails is" \
+    json_holds '[(c["local"], c["remote"], c["status"]) for c in d["tables"][1]["cells"] if c["local"] != c["remote"] and "eth2" not in (c["local"], c["remote"])] == [("eth0", "eth1", "off-rail"), ("eth1", "eth0", "path")] and d["tables"][1]["reach"]["eth0"] == ["eth0", "eth2"] and d["tables"][1]["undecided"] == 1 and d["tables"][1]["cells"][1]["reason"] == "the payload crossed eth0@n1, eth0@n2, not eth0 on n1 and eth1 on n2"'
+check "cross-rail: off-rail cell: exit 4" rc_is 4
 rails "$(scenario railonly)"
 check "rail-only fabric: a rail that does not reach itself is a finding (exit 3)" \
     sh -c "[ $rc -eq 3 ] && grep -qx 'fabric: rail-only: no rail reaches another rail' '$work/out' && grep -qx 'no path: rail eth2 does not reach itself between n1 and n2: from n2 to: n1 Unable to connect to the peer 10.0.0.1 on port 1024: No route to host' '$work/out'"

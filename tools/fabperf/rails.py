@@ -76,7 +76,10 @@ launch logs named in the folder's launches.tsv decide: "no path" when a log
 says the peer could not be reached (no route to host, network or destination
 unreachable, ranks unable to reach each other, a failed TCP connect to the
 peer, connection timed out), else "not decided" (a note with the exit status
-and the last log line; counted as inconclusive). Under the table: which rails
+and the last log line; counted as inconclusive). A cell whose launches
+completed but whose path evidence shows the payload not on the first node's
+rail and the other node's rail is "off-rail" (a stack that did not bind to
+the selected NIC; not decided, counted as inconclusive). Under the table: which rails
 each rail reaches, and the fabric between the two nodes (every rail reaches
 every other; rail-only: none reaches another; partly, naming the rails that
 reach only themselves). A rail that does not reach itself is a finding;
@@ -106,7 +109,7 @@ output:
         "undecided" (sweeps not judged to the end at the size)}, a cross-rail table's
         {"program", "kind": "cross", "metric", "quantity", "unit", "better",
         "size", "pair", "nodes", "rails", "cells": [{"local", "remote",
-        "status" (path, no-path, undecided, not measured), "value", "ci_lo",
+        "status" (path, no-path, undecided, off-rail, not measured), "value", "ci_lo",
         "ci_hi", "repeats", "failed", "reason"}], "reach": {rail: [rails]},
         "fabric", "findings": [{"kind": "no_path", "rail", "remote_rail",
         "pair", "text"}], "notes", "undecided"}],

@@ -64,22 +64,26 @@ def nics_on(row, node):
     return [n.get("name") for n in path.get("nics") or [] if isinstance(n, dict) and n.get("node") == node]
 
 
+def nics_text(row):
+    return [f"{n.get('name')}@{n.get('node')}" for n in row["path"].get("nics") or [] if isinstance(n, dict)]
+
+
 def on_rail(nics, rail):
     device = rail.split(":")[0]
     return any(n == rail or (isinstance(n, str) and n.split(":")[0] == device) for n in nics)
 
 
 def path_note(runs, size, nodes, local, remote, pair):
-    """A note when a launch's path evidence shows neither NIC of the first node on the local rail
-    nor the other node's on the remote rail, else None."""
+    """Why a cell's launches did not measure its two rails: a launch's path evidence does not show
+    the first node's payload on the local rail and the other node's on the remote rail; else None."""
     for r in runs:
         for row in r["rows"]:
             if row.get("size") != size or not isinstance(row.get("path"), dict):
                 continue
             first, other = nics_on(row, nodes[0]), nics_on(row, nodes[1])
             if (first or other) and not (on_rail(first, local) and on_rail(other, remote)):
-                return (f"path: {local}{CROSS}{remote} at {pair}: the payload crossed "
-                        f"{row['path'].get('summary', '?')}, not {local} on {nodes[0]} and {remote} on {nodes[1]}")
+                return (f"the payload crossed {', '.join(nics_text(row))}, not {local} on {nodes[0]} and "
+                        f"{remote} on {nodes[1]}")
     return None
 
 
@@ -103,20 +107,22 @@ def fabric_line(rails, status):
     """What the cells say of the fabric between the two nodes."""
     off = [(a, b) for a in rails for b in rails if a != b]
     paths = [ab for ab in off if status[ab] == "path"]
-    open_cells = [ab for ab in off if status[ab] in ("undecided", "not measured")]
+    open_cells = [ab for ab in off if status[ab] in ("undecided", "not measured", "off-rail")]
     if not off:
         text = "one rail: no cross-rail pair"
     elif len(paths) == len(off):
         text = "cross-rail: every rail reaches every other rail"
     elif not paths and not open_cells:
         text = "rail-only: no rail reaches another rail"
+    elif len(open_cells) == len(off):
+        text = "not decided: no pair of different rails was measured on its two rails"
     else:
         alone = [a for a in rails if status[(a, a)] == "path"
                  and all(status[(a, b)] == "no-path" and status[(b, a)] == "no-path" for b in rails if b != a)]
         text = f"partly cross-rail: {len(paths)} of {len(off)} pairs of different rails have a path"
         if alone:
             text += f"; {', '.join(alone)} reach{'es' if len(alone) == 1 else ''} only {'itself' if len(alone) == 1 else 'themselves'}"
-    if open_cells:
+    if open_cells and len(open_cells) < len(off):
         text += f" ({len(open_cells)} pair(s) not decided)"
     return text
 
@@ -164,14 +170,16 @@ def build_cross_tables(program, info, plain, size, failures, required, warnings)
                 else:
                     cell = by_key.get((rl, nodes), {}).get(size)
                 entry = cell_entry(a, b, cell, [f for f in fails if f["rails"] == rl and f["pair"] == pair])
-                table["cells"].append(entry)
-                status[(a, b)] = entry["status"]
-                judge_cell(table, entry, required)
                 if a != b and cell is not None:
+                    # a stack that does not bind to the selected NIC lets routing choose another:
+                    # the launch completed, but says nothing of a path between these two rails
                     note = path_note([r for r in runs if r["rail"] == rl and pair_name(r["nodes"]) == pair],
                                      size, nodes, a, b, pair)
                     if note:
-                        table["notes"].append(note)
+                        entry.update(status="off-rail", reason=note)
+                table["cells"].append(entry)
+                status[(a, b)] = entry["status"]
+                judge_cell(table, entry, required)
         table["reach"] = {a: [b for b in rails if status[(a, b)] == "path"] for a in rails}
         table["fabric"] = fabric_line(rails, status)
         tables.append(table)
@@ -194,14 +202,18 @@ def judge_cell(table, e, required):
     elif e["status"] == "undecided":
         table["undecided"] += 1
         table["notes"].append(f"not decided: {where}: every launch failed, none for want of a path: {e['reason']}")
+    elif e["status"] == "off-rail":
+        table["undecided"] += 1
+        table["notes"].append(f"not decided: {where}: the launches completed on other NICs ({e['reason']})")
     elif e["status"] == "path" and e["failed"]:
         table["notes"].append(f"{where}: {e['failed']} launch(es) failed beside {e['repeats']} that "
                               f"completed: {e['reason']}")
 
 
 def cross_column(e):
-    if e["status"] == "path":
-        return f"{fmt_num(e['value'])} [{fmt_num(e['ci_lo'])}, {fmt_num(e['ci_hi'])}] x{e['repeats']}"
+    if e["status"] in ("path", "off-rail"):
+        text = f"{fmt_num(e['value'])} [{fmt_num(e['ci_lo'])}, {fmt_num(e['ci_hi'])}] x{e['repeats']}"
+        return text + (" off-rail" if e["status"] == "off-rail" else "")
     return {"no-path": "no path", "undecided": "not decided", "not measured": "-"}[e["status"]]
 
 

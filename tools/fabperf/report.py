@@ -43,11 +43,12 @@ Each such verdict links to the heatmap cells it rests on.
 cross-rail (rails.sbatch with FABPERF_RAIL_CROSS=1): one table NIC x NIC per
 program and pair of nodes, as fabperf-rails draws it: a value where a launch
 completed, "no path" where the failed launches' logs say the peer could not
-be reached, "not decided" where they failed otherwise; what each rail reaches
+be reached, "not decided" where they failed otherwise, "off-rail" where the
+path evidence shows the bytes on other NICs; what each rail reaches
 and the fabric under it. The failed launches of a cross-rail configuration are
 its cells, not errors: in JUnit (and --summary) a path, or no path between two
 different rails, passes; a rail that does not reach itself fails; a cell not
-decided is skipped (INCONCLUSIVE).
+decided or off-rail is skipped (INCONCLUSIVE).
 
 values: per size the median of the launch medians and its interval over launches,
 computed by fabperf-compare (min..max below 6 launches, with its coverage; one

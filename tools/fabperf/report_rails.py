@@ -7,14 +7,14 @@ from .rails_cross import cross_column
 from .report_html import numcell, table
 from .units import fmt_size
 
-STATUS_CLASS = {"no-path": "v cleared", "undecided": "v undecided", "not measured": "why"}
+STATUS_CLASS = {"no-path": "v cleared", "undecided": "v undecided", "off-rail": "v undecided", "not measured": "why"}
 
 
 def cross_cell(e):
     if e["status"] == "path":
         return numcell(e["value"], cross_column(e))
     title = f' title="{h(e["reason"])}"' if e.get("reason") else ""
-    return (f'<span class="{STATUS_CLASS[e["status"]]}"{title}>{h(cross_column(e))}</span>', None)
+    return (f'<span class="{STATUS_CLASS[e["status"]]}"{title}>{h(cross_column(e))}</span>', e["value"])
 
 
 def cross_table_html(t, number):
@@ -38,6 +38,7 @@ def cross_section(run):
     return ('<h2 id="cross-rail">Cross-rail</h2><p>Every rail of the first node against every rail '
             'of the other (FABPERF_RAIL_CROSS=1): a value where a launch completed, "no path" where '
             'the launch log says the peer could not be reached, "not decided" where every launch '
-            'failed otherwise (hover for the reason).'
+            'failed otherwise, "off-rail" where the path evidence shows the bytes on other NICs '
+            '(hover for the reason).'
             + (f" {undecided} cell(s) not decided." if undecided else "") + "</p>"
             + "".join(cross_table_html(t, i + 1) for i, t in enumerate(run.cross)))
