@@ -14,6 +14,8 @@
 #                        on each, instead of the pairs
 #   FABPERF_RAIL_CROSS   1: every rail of the first node against every rail of the other node of
 #                        each pair (the cross-rail matrix), not only each rail against itself [0]
+#   FABPERF_RAIL_CROSS_PAIRS   how many pairs (the first node with the next ones) get the
+#                        cross-rail cells [1]; every pair gets the same-rail ones
 #   FABPERF_RAIL_CROSS_STARTUP  the cross-rail launches' --startup-timeout, seconds [60]: a rail
 #                        that does not reach the other may leave the ranks waiting to connect
 #   FABPERF_OFI_PROVIDER FI_PROVIDER of the ofi stack [verbs;ofi_rxm for RDMA, tcp otherwise]
@@ -176,9 +178,10 @@ fp_rail_stack_check() {
 # fp_rail_matrix STACK "RAILS" "NODES": the matrix lines (common.sh's FP_MATRIX), one a line: per
 # rail, the first node with each other node, one rank on each; with FABPERF_RAIL_SWEEP, per rail
 # one line over all the nodes, one rank on each; with FABPERF_RAIL_CROSS=1, also every rail of the
-# first node against every other rail of the other node (fp_rail_cross_line)
+# first node against every other rail of the other node (fp_rail_cross_line), in the first
+# FABPERF_RAIL_CROSS_PAIRS pairs
 fp_rail_matrix() {
-    local stack=$1 rails=() nodes=() r r2 n envs all
+    local stack=$1 rails=() nodes=() r r2 n envs all crossed
     read -r -a rails <<<"$2"
     read -r -a nodes <<<"$3"
     all=${nodes[*]}
@@ -188,9 +191,11 @@ fp_rail_matrix() {
             echo "$(fp_rail_label "$r")|$envs|@nodes=${all// /,}"
             continue
         fi
+        crossed=0
         for n in "${nodes[@]:1}"; do
             echo "$(fp_rail_label "$r" "${nodes[0]}" "$n")|$envs|@nodes=${nodes[0]},$n"
             [[ ${FABPERF_RAIL_CROSS:-0} == 1 ]] || continue
+            ((crossed++ < ${FABPERF_RAIL_CROSS_PAIRS:-1})) || continue
             for r2 in "${rails[@]}"; do
                 [[ $r2 == "$r" ]] || fp_rail_cross_line "$stack" "$r" "$r2" "${nodes[0]}" "$n"
             done

@@ -13,7 +13,7 @@ top=$(cd "$here/../.." && pwd)
 # shellcheck source=scripts/slurm/rails.sh
 . "$top/scripts/slurm/rails.sh"
 unset FABPERF_RAILS FABPERF_RAIL_STACK FABPERF_RAIL_ENV FABPERF_RAIL_NODES FABPERF_OFI_PROVIDER \
-    FABPERF_RAIL_SWEEP FABPERF_PROGRAMS FABPERF_RAIL_CROSS FABPERF_RAIL_CROSS_STARTUP FABPERF_NODE_SIDES \
+    FABPERF_RAIL_SWEEP FABPERF_PROGRAMS FABPERF_RAIL_CROSS FABPERF_RAIL_CROSS_STARTUP FABPERF_RAIL_CROSS_PAIRS FABPERF_NODE_SIDES \
     SLURM_JOB_NODELIST SLURM_NTASKS SLURM_NTASKS_PER_NODE MPIRUN_ARGS
 export FABPERF_SYSFS=$top/tests/data/sysfs/nodeA/sys
 
@@ -96,6 +96,9 @@ same "matrix: a rail the stack refuses has no variables (its check says why)" \
 same "cross-rail matrix: each rail against itself, then against each other rail, side by side" \
     "$(FABPERF_RAIL_CROSS=1 FABPERF_RAIL_CROSS_STARTUP=20 lines fp_rail_matrix tcp "eth0 eth1" "a b")" \
     "eth0@a-b|OMPI_MCA_btl_tcp_if_include=eth0|@nodes=a,b eth0->eth1@a-b|FABPERF_NODE_SIDES=a,b FABPERF_SIDE0_OMPI_MCA_btl_tcp_if_include=eth0 FABPERF_SIDE1_OMPI_MCA_btl_tcp_if_include=eth1|@nodes=a,b @node-env @arg=--startup-timeout @arg=20 eth1@a-b|OMPI_MCA_btl_tcp_if_include=eth1|@nodes=a,b eth1->eth0@a-b|FABPERF_NODE_SIDES=a,b FABPERF_SIDE0_OMPI_MCA_btl_tcp_if_include=eth1 FABPERF_SIDE1_OMPI_MCA_btl_tcp_if_include=eth0|@nodes=a,b @node-env @arg=--startup-timeout @arg=20"
+same "cross-rail matrix: the first pair only, unless FABPERF_RAIL_CROSS_PAIRS says more" \
+    "$(FABPERF_RAIL_CROSS=1 fp_rail_matrix tcp "eth0 eth1" "a b c d" | grep -c -- '->') $(FABPERF_RAIL_CROSS=1 FABPERF_RAIL_CROSS_PAIRS=2 fp_rail_matrix tcp "eth0 eth1" "a b c d" | grep -- '->' | cut -d'|' -f1 | tr '\n' ' ')" \
+    "2 eth0->eth1@a-b eth0->eth1@a-c eth1->eth0@a-b eth1->eth0@a-c "
 same "cross-rail matrix: FABPERF_RAIL_ENV on both sides, NCCL's two words per side" \
     "$(FABPERF_RAIL_CROSS=1 FABPERF_RAIL_ENV=NCCL_DEBUG=INFO fp_rail_cross_line nccl mlx5_0:1 mlx5_1:1 a b)" \
     "mlx5_0:1->mlx5_1:1@a-b|FABPERF_NODE_SIDES=a,b FABPERF_SIDE0_NCCL_IB_DISABLE=0 FABPERF_SIDE0_NCCL_IB_HCA==mlx5_0:1 FABPERF_SIDE0_NCCL_DEBUG=INFO FABPERF_SIDE1_NCCL_IB_DISABLE=0 FABPERF_SIDE1_NCCL_IB_HCA==mlx5_1:1 FABPERF_SIDE1_NCCL_DEBUG=INFO|@nodes=a,b @node-env @arg=--startup-timeout @arg=60"
@@ -193,6 +196,8 @@ same "template: one node" "$(lines template FABPERF_RAILS=eth0 FABPERF_RAIL_NODE
     "rails: two nodes or more needed (nodes: a; FABPERF_RAIL_NODES or the allocation) status 1"
 same "template: FABPERF_RAIL_CROSS is 0 or 1" "$(lines template FABPERF_RAILS=eth0 FABPERF_RAIL_CROSS=yes)" \
     "rails: FABPERF_RAIL_CROSS='yes' is not 0 or 1 status 1"
+same "template: FABPERF_RAIL_CROSS_PAIRS is a whole number" "$(lines template FABPERF_RAILS=eth0 FABPERF_RAIL_CROSS=1 FABPERF_RAIL_CROSS_PAIRS=0)" \
+    "rails: FABPERF_RAIL_CROSS_PAIRS='0' is not a whole number from 1 to 999999 status 1"
 same "template: cross-rail pairs, a sweep does not" \
     "$(lines template FABPERF_RAILS=eth0 FABPERF_RAIL_CROSS=1 FABPERF_RAIL_SWEEP=fabperf_allpairs)" \
     "rails: FABPERF_RAIL_CROSS=1 pairs nodes; FABPERF_RAIL_SWEEP sweeps them: give one or the other status 1"
