@@ -130,17 +130,37 @@ void fp_pairs_emit_round_links(fp_run_t *run, size_t bytes, size_t r, const fp_l
 }
 
 /* cells4: 4 doubles per sender (median, lo, hi, samples) of round r. */
+/* With --topology: how many cells of shift k stay within one switch, join two switches under one
+ * parent, or cross higher (class[3]); 0 without a topology. A round measures its classes under
+ * the same load, and the uplinks' screen compares them. */
+static int round_classes(const fp_pairs_ctx_t *pc, size_t n, size_t k, size_t class[3])
+{
+    if (!pc->switch_of)
+        return 0;
+    class[0] = class[1] = class[2] = 0;
+    for (size_t i = 0; i < n; i++) {
+        int a = pc->switch_of[i], b = pc->switch_of[(i + k) % n], pa = pc->topology.sw[a].parent;
+        class[a == b ? 0 : pa >= 0 && pa == pc->topology.sw[b].parent ? 1 : 2]++;
+    }
+    return 1;
+}
+
 void fp_pairs_emit_round(fp_run_t *run, size_t bytes, size_t r, const double *cells4)
 {
     FILE *out = records_out(run, 1);
-    const fp_pairs_matrix_t *m = &fp_pairs_ctx(&run->ctx)->matrix;
-    size_t n = m->layout.n, k = m->layout.shift[r], low = 0;
+    const fp_pairs_ctx_t *pc = fp_pairs_ctx(&run->ctx);
+    const fp_pairs_matrix_t *m = &pc->matrix;
+    size_t n = m->layout.n, k = m->layout.shift[r], low = 0, class[3];
     if (!out)
         return;
     flockfile(out);
     if (json(run)) {
         json_head(run, out, "cells", bytes);
-        fprintf(out, ",\"round\":%zu,\"rounds\":%zu,\"shift\":%zu,\"cells\":[", r + 1, m->layout.nshifts, k);
+        fprintf(out, ",\"round\":%zu,\"rounds\":%zu,\"shift\":%zu", r + 1, m->layout.nshifts, k);
+        if (round_classes(pc, n, k, class))
+            fprintf(out, ",\"classes\":{\"same_switch\":%zu,\"same_parent\":%zu,\"above\":%zu}", class[0],
+                    class[1], class[2]);
+        fputs(",\"cells\":[", out);
         static const char *const keys[] = {"value", "ci_lo", "ci_hi", "samples"};
         for (size_t i = 0; i < n; i++) {
             fprintf(out, "%s{\"sender\":%zu,\"receiver\":%zu", i ? "," : "", i, (i + k) % n);
@@ -162,10 +182,14 @@ void fp_pairs_emit_round(fp_run_t *run, size_t bytes, size_t r, const double *ce
             if (m_count < 4096)
                 med[m_count++] = cells4[4 * i];
         }
-        const char *const *names = fp_pairs_ctx(&run->ctx)->name_list;
-        fprintf(out, "# round %zu/%zu (shift %zu): median %.4g %s over %zu cells, %s %.4g (%s -> %s)\n", r + 1,
+        const char *const *names = pc->name_list;
+        fprintf(out, "# round %zu/%zu (shift %zu): median %.4g %s over %zu cells, %s %.4g (%s -> %s)", r + 1,
                 m->layout.nshifts, k, fp_median_finite(med, m_count), fp_pairs_unit(run), n,
                 higher ? "lowest" : "highest", cells4[4 * low], names[low], names[(low + k) % n]);
+        if (round_classes(pc, n, k, class))
+            fprintf(out, "; cells within a switch %zu, between switches under one parent %zu, higher %zu", class[0],
+                    class[1], class[2]);
+        fputc('\n', out);
     }
     funlockfile(out);
     fflush(out);

@@ -11,7 +11,7 @@ data=$FABPERF_TESTS_DIR/data/topology
 
 # what MPI calls this host is what the file must name
 run_job 2 sm fabperf_allpairs -m 4K:4K -i 4 -x 1 --format json
-check "allpairs without --topology: exit 0, no topology in the header" json_check "$work/out" "'topology' not in meta"
+check "allpairs without --topology: exit 0, no topology in the header, no classes in the rounds" json_check "$work/out" "'topology' not in meta and all('classes' not in r for r in records if r.get('type') == 'cells')"
 mpi_host=$("$PYTHON3" -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["hosts"][0]["name"])' "$work/out")
 
 printf 'switch spine\nswitch leaf1 parent=spine # a comment\nnode %s switch=leaf1\nnode other[1-3] switch=leaf1\n' \
@@ -50,9 +50,13 @@ if [ "${FABPERF_MPI_FLAVOR:-openmpi}" = openmpi ]; then
     check "slow uplink: exit 3 (a finding stands)" rc_is 3
     check "slow uplink: leaf1's up (or leaf2's down) stands alone, 9 cells, 3 flows, its hosts and cells listed" \
         json_check "$work/out" "[(f['kind'], f['switch'], f['direction'], f['also'], f['cells'], f['flows'], f['nodes'], len(f['pairs'])) for f in records if f.get('type') == 'finding' and f['status'] == 'stands'] == [('slow_uplink', 'leaf1', 'up', {'switch': 'leaf2', 'direction': 'down'}, 9, 3, ['fh0', 'fh1', 'fh2'], 9)] and [j['uplinks'] for j in records if j.get('type') == 'judge'] == [{'judged': 2, 'unjudged': 0}]"
+    check "rounds' classes: per shift, the cells within a leaf and between the two leaves" \
+        json_check "$work/out" "[(r['shift'], r['classes']) for r in records if r.get('type') == 'cells'] == [(k, {'same_switch': w, 'same_parent': 6 - w, 'above': 0}) for k, w in ((1, 4), (2, 2), (3, 0), (4, 2), (5, 4))]"
     FABPERF_FAULT_LIB=$FABPERF_SLOW_LIB run_with_fault 6 sm "FP_SLOW_HOSTS=1" \
         fabperf_allpairs -m 128K:128K -W 8 -i 20 -x 2 --topology "$work/leaves.txt"
     check "no fault, text: the judge line counts both uplinks judged" grep -q "uplinks: 2 judged" "$work/out"
+    check "text: round 3 (shift 3) crosses between the leaves only" \
+        grep -q '^# round 3/5 (shift 3): median .*; cells within a switch 0, between switches under one parent 6, higher 0$' "$work/out"
 fi
 
 # refused_once NP PROGRAM TEXT ARGS...: exit 2, one line from the program, with TEXT

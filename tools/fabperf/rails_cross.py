@@ -35,7 +35,7 @@ def why_failed(exit_code, lines):
         if NO_PATH.search(line):
             reason = SOURCE_PREFIX.sub("", " ".join(line.split()))
             # a warning whose address and call follow on a line of their own
-            detail = next((ln for ln in lines[i + 1:i + 9] if "connect()" in ln), None)
+            detail = "failed to TCP connect" in line and next((ln for ln in lines[i + 1:i + 9] if "connect()" in ln), None)
             if detail:
                 reason = f"{re.sub(r'[.]? *This$', '', reason)}: {' '.join(detail.split())}"
             return "no-path", reason[:200]
