@@ -57,6 +57,14 @@ if [ "${FABPERF_MPI_FLAVOR:-openmpi}" = openmpi ]; then
     check "no fault, text: the judge line counts both uplinks judged" grep -q "uplinks: 2 judged" "$work/out"
     check "text: round 3 (shift 3) crosses between the leaves only" \
         grep -q '^# round 3/5 (shift 3): median .*; cells within a switch 0, between switches under one parent 6, higher 0$' "$work/out"
+    # The ranks dealt out across the two leaves in turn: even shifts stay within a leaf, odd ones
+    # all cross (docs/pairs.md).
+    printf 'switch spine\nswitch leaf1 parent=spine\nswitch leaf2 parent=spine\nnode fh[0,2,4] switch=leaf1\nnode fh[1,3,5] switch=leaf2\n' \
+        >"$work/dealt.txt"
+    FABPERF_FAULT_LIB=$FABPERF_SLOW_LIB run_with_fault 6 sm "FP_SLOW_HOSTS=1" \
+        fabperf_allpairs -m 4K:4K -i 4 -x 1 --topology "$work/dealt.txt" --format json
+    check "ranks dealt out across 2 leaves: shifts 2 and 4 within a switch, 1, 3 and 5 between the leaves" \
+        json_check "$work/out" "[(r['shift'], r['classes']) for r in records if r.get('type') == 'cells'] == [(k, {'same_switch': 6 * (k % 2 == 0), 'same_parent': 6 * (k % 2), 'above': 0}) for k in range(1, 6)]"
 fi
 
 # refused_once NP PROGRAM TEXT ARGS...: exit 2, one line from the program, with TEXT
