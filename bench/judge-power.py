@@ -18,10 +18,12 @@ host fh<rank> by the fault library, FP_SLOW_HOSTS, and the sweeps given that --t
 faults "uplink" and "uplink-down" slow every message out of, or into, the first leaf's ranks: the
 first leaf's uplink, which the finding must name (or, with two leaves, the second's other way, the
 same cells); a node fault then is a slow node beside healthy switches, never to be blamed on one.
+With --dealt the ranks are dealt out across the leaves in turn instead (rank r on leaf r mod L), the
+order that makes shift rounds class-pure (docs/pairs.md).
 
 Usage: bench/judge-power.py --build BUILD_DIR [--ranks 4,6,8,16] [--modes shift,isolated,sampled|search,suspects]
        [--faults sender,receiver,link[,sender-part,...]] [--factors 10,2,1.2] [--clean N] [--repeats N]
-       [--program allpairs|allpairs_lat] [--iterations N] [--leaves L] [--log FILE] [--check]
+       [--program allpairs|allpairs_lat] [--iterations N] [--leaves L [--dealt]] [--log FILE] [--check]
 """
 
 import argparse
@@ -56,6 +58,7 @@ def parse_args():
     p.add_argument("--size", default="128K")
     p.add_argument("--leaves", type=int, default=0,
                    help="ranks on this many leaf switches under a spine (--topology); faults uplink, uplink-down")
+    p.add_argument("--dealt", action="store_true", help="with --leaves: rank r on leaf r mod L")
     p.add_argument("--rounds", type=int, default=2, help="sampled mode's --rounds (default 2)")
     p.add_argument("--iterations", type=int, default=20,
                    help="operations per cell (-i; the latency program: 10 x this): more narrow the noise of a "
@@ -74,7 +77,8 @@ def markdown(log):
     """One row per program, mode and rank count: clean sweeps with a standing finding, then per fault
     and factor the sweeps that named it (and, after a slash, those that named anything else)."""
     runs = [json.loads(line) for line in open(log)]
-    cases = sorted({(r.get("program", "allpairs"), r["mode"], r["ranks"], r.get("leaves", 0)) for r in runs},
+    cases = sorted({(r.get("program", "allpairs"), r["mode"], r["ranks"], r.get("leaves", 0), r.get("dealt", False))
+                    for r in runs},
                    key=lambda c: (c[0], MODES.index(c[1]), c[2], c[3]))
     faults = sorted({(r["fault"][0], r["fault"][3]) for r in runs if r["fault"]},
                     key=lambda f: (["sender", "receiver", "link", "sender-part", "receiver-part",
@@ -82,9 +86,9 @@ def markdown(log):
     print("| program | mode | ranks | false alarms | clean undecided | "
           + " | ".join(f"{a} {f:g}x" for a, f in faults) + " |")
     print("|---|---|---|---|---|" + "---|" * len(faults))
-    for prog, mode, np, leaves in cases:
-        mine = [r for r in runs if (r.get("program", "allpairs"), r["mode"], r["ranks"], r.get("leaves", 0))
-                == (prog, mode, np, leaves)]
+    for prog, mode, np, leaves, dealt in cases:
+        mine = [r for r in runs if (r.get("program", "allpairs"), r["mode"], r["ranks"], r.get("leaves", 0),
+                                    r.get("dealt", False)) == (prog, mode, np, leaves, dealt)]
         clean = [r for r in mine if not r["fault"]]
         cells = [f"{sum(r['other'] for r in clean)}/{len(clean)}", f"{sum(r['undecided'] for r in clean)}/{len(clean)}"]
         for a, f in faults:
@@ -93,7 +97,7 @@ def markdown(log):
                                                    (sum(r["undecided"] and not r["found"] for r in got), "undecided"))
                      if k]
             cells.append(f"{sum(r['found'] for r in got)}/{len(got)}" + (f" ({', '.join(notes)})" if notes else ""))
-        where = f"{np} on {leaves} leaves" if leaves else f"{np}"
+        where = f"{np} on {leaves} leaves{', dealt' if dealt else ''}" if leaves else f"{np}"
         print(f"| {prog} | {mode} | {where} | " + " | ".join(cells) + " |")
 
 
@@ -128,7 +132,8 @@ def sweep(args, np, mode, fault, op_us=0.0, suspects=()):
         env = ["env", f"LD_PRELOAD={build}/tests/faults/libfpslow.so", f"ASAN_OPTIONS={asan}", "FP_SLOW_HOSTS=1"]
     if fault and fault[0].startswith("uplink"):
         as_, rank, peer, factor = fault
-        env += [f"FP_SLOW_RANK={rank}", "FP_SLOW_AS=uplink", f"FP_SLOW_GROUP=0-{leaf_size(np, args.leaves) - 1}",
+        group = f"0-{np - 1}/{args.leaves}" if args.dealt else f"0-{leaf_size(np, args.leaves) - 1}"
+        env += [f"FP_SLOW_RANK={rank}", "FP_SLOW_AS=uplink", f"FP_SLOW_GROUP={group}",
                 f"FP_SLOW_DIR={'down' if as_ == 'uplink-down' else 'up'}", "FP_SLOW_FACTOR=1",
                 f"FP_SLOW_US={(factor - 1.0) * op_us:.3f}"]
     elif fault:
@@ -180,9 +185,10 @@ def leaf_size(np, leaves):
     return sum(1 for r in range(np) if r * leaves // np == 0)
 
 
-def topology_text(np, leaves):
+def topology_text(np, leaves, dealt=False):
     lines = ["switch spine"] + [f"switch leaf{k + 1} parent=spine" for k in range(leaves)]
-    return "\n".join(lines + [f"node fh{r} switch=leaf{r * leaves // np + 1}" for r in range(np)]) + "\n"
+    leaf = (lambda r: r % leaves) if dealt else (lambda r: r * leaves // np)
+    return "\n".join(lines + [f"node fh{r} switch=leaf{leaf(r) + 1}" for r in range(np)]) + "\n"
 
 
 def names_fault(f, fault, latency_round_trip):
@@ -277,7 +283,7 @@ def main():
     for np in ranks:
         if args.leaves:
             topo = tempfile.NamedTemporaryFile("w", prefix="judge-power-topology.", suffix=".txt", delete=False)
-            topo.write(topology_text(np, args.leaves))
+            topo.write(topology_text(np, args.leaves, args.dealt))
             topo.close()
             args.topology = topo.name
         for mode in modes:
@@ -308,6 +314,7 @@ def main():
                     if log:
                         log.write(json.dumps({"program": args.program, "ranks": np, "mode": mode, "fault": fault,
                                               **({"leaves": args.leaves} if args.leaves else {}),
+                                              **({"dealt": True} if args.dealt else {}),
                                               "iterations": args.iterations,
                                               **({"sampled_rounds": args.rounds} if mode == "sampled" else {}),
                                               "delay_us": (fault[3] - 1) * op_us if fault else 0,

@@ -14,6 +14,7 @@
  *                       late (it sleeps first), so that every group it belongs to waits for it;
  *                       FP_SLOW_FACTOR does not apply
  *                       uplink: the uplink of the switch that ranks FP_SLOW_GROUP=A-B hang from
+ *                       (A-B/S: every S-th rank from A to B)
  *                       (by FP_SLOW_HOSTS' names and a topology that puts them on one switch):
  *                       FP_SLOW_DIR=up (default) delays messages from a rank of the group to a
  *                       rank outside it, down those from outside into it
@@ -58,7 +59,7 @@ enum { AS_SENDER, AS_RECEIVER, AS_LINK, AS_MEMBER, AS_UPLINK };
 static struct {
     int ready, active, as;
     int rank, peer, me;
-    int group_lo, group_hi, down; /* AS_UPLINK */
+    int group_lo, group_hi, group_step, down; /* AS_UPLINK */
     double factor, extra_s, on_s, off_s, after_s, start;
 } slow;
 
@@ -107,6 +108,8 @@ static void setup(void)
     else if (!strcmp(as, "uplink") && getenv("FP_SLOW_GROUP") &&
              sscanf(getenv("FP_SLOW_GROUP"), "%d-%d", &slow.group_lo, &slow.group_hi) == 2) {
         slow.as = AS_UPLINK;
+        const char *step = strchr(getenv("FP_SLOW_GROUP"), '/');
+        slow.group_step = step && atoi(step + 1) > 0 ? atoi(step + 1) : 1;
         slow.down = getenv("FP_SLOW_DIR") && !strcmp(getenv("FP_SLOW_DIR"), "down");
     } else {
         if (slow.me == 0)
@@ -158,6 +161,11 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 /* The world rank of `source` in comm. The programs talk on MPI_COMM_WORLD itself (engine/run.c),
  * the fast path; any other communicator is translated on each post, uncached, because a freed
  * communicator's handle may come back as another one. */
+static int in_group(int r)
+{
+    return r >= slow.group_lo && r <= slow.group_hi && (r - slow.group_lo) % slow.group_step == 0;
+}
+
 static int world_rank(int source, MPI_Comm comm)
 {
     if (comm == MPI_COMM_WORLD)
@@ -198,8 +206,7 @@ static int delays(int source, int tag, MPI_Comm comm)
         return 0; /* the sender is not known yet */
     int from = world_rank(source, comm);
     if (slow.as == AS_UPLINK) {
-        int from_in = from >= slow.group_lo && from <= slow.group_hi;
-        int me_in = slow.me >= slow.group_lo && slow.me <= slow.group_hi;
+        int from_in = in_group(from), me_in = in_group(slow.me);
         return slow.down ? !from_in && me_in : from_in && !me_in;
     }
     return from == slow.rank && (slow.as == AS_SENDER || slow.me == slow.peer);
