@@ -312,7 +312,7 @@ static void plan_round_cells(retest_plan_t *p, const fp_shifts_t *L, const fp_fi
  * Returns how many stand (written to links, alone, ref); 0 when none does, or when more than half
  * do (then no pair is typical). */
 static size_t round_links(const fp_run_t *run, const retest_plan_t *p, int first, const fp_finding_t *f,
-                          fp_finding_t *links, fp_cell_t *alone, fp_cell_t *ref, int *all_fine)
+                          fp_finding_t *links, fp_cell_t *alone, fp_cell_t *ref, int *all_fine, int *incomplete)
 {
     *all_fine = 0;
     fp_pairs_ctx_t *pc = fp_pairs_ctx((fp_ctx_t *)&run->ctx);
@@ -321,6 +321,7 @@ static size_t round_links(const fp_run_t *run, const retest_plan_t *p, int first
     for (size_t a = 0; a < n && first + (int)a < p->count; a++)
         if (p->cell[first + a].median > 0)
             w[m++] = p->cell[first + a].median;
+    *incomplete = m < n; /* the budget ran out before every pair of the round was measured alone */
     if (m < FP_JUDGE_MIN_NODES)
         return 0;
     double mid = fp_median_finite(w, m);
@@ -484,8 +485,8 @@ static int round_congests(const fp_shifts_t *L, const fp_finding_t *f, const upl
     }
     if (best < 2)
         return 0;
-    snprintf(why, len, "congestion of the uplink of %s: the round put %zu flows on it at once, each pair as fast "
-             "alone as the typical cell", t->sw[best_sw].name, best);
+    snprintf(why, len, "congestion of the uplink of %s: the round put %zu flows on it at once", t->sw[best_sw].name,
+             best);
     return 1;
 }
 
@@ -660,14 +661,24 @@ int fp_pairs_judge(fp_run_t *run, size_t bytes, double sweep_s, double *all, fp_
                          round_on_uplinks(&pc->matrix.layout, &found[i], &up));
         fp_finding_t links[MAX_RETEST_PAIRS];
         fp_cell_t links_alone[MAX_RETEST_PAIRS], links_ref[MAX_RETEST_PAIRS];
-        int all_fine = 0;
+        int all_fine = 0, incomplete = 1;
         size_t nlinks = split_first[i] >= 0 ? round_links(run, &split, split_first[i], &found[i], links,
-                                                          links_alone, links_ref, &all_fine)
+                                                          links_alone, links_ref, &all_fine, &incomplete)
                                             : 0;
-        char congestion[FP_TOPO_NAME + 160] = "";
-        if (r == FP_RETEST_STANDS && all_fine && pc->has_topology && up.tree.parent &&
-            round_congests(&pc->matrix.layout, &found[i], &up, &pc->topology, congestion, sizeof congestion))
-            r = FP_RETEST_CLEARED; /* slow only all at once, through an uplink it loads: congestion */
+        char congestion[FP_TOPO_NAME + 260] = "";
+        if (r == FP_RETEST_STANDS && (all_fine || (incomplete && !nlinks && !explained)) && pc->has_topology &&
+            up.tree.parent &&
+            round_congests(&pc->matrix.layout, &found[i], &up, &pc->topology, congestion, sizeof congestion)) {
+            size_t at = strlen(congestion);
+            if (all_fine) { /* slow only all at once, through an uplink it loads: congestion */
+                r = FP_RETEST_CLEARED;
+                snprintf(congestion + at, sizeof congestion - at, ", each pair as fast alone as the typical cell");
+            } else { /* its pairs not all measured alone: congestion not told from a slow round */
+                r = FP_RETEST_UNDECIDED;
+                snprintf(congestion + at, sizeof congestion - at,
+                         ", not ruled out: its pairs were not all re-measured alone (re-test budget)");
+            }
+        }
         if (explained || nlinks) /* the round is slow because a standing node or link is in it */
             r = FP_RETEST_CLEARED;
         double floor = 1.0; /* a link within a too-noisy matrix's noise does not stand */
