@@ -25,57 +25,25 @@
 RL_PREFIX=${FABPERF_RAILS_PREFIX:-fprl}
 RL_NET=${FABPERF_RAILS_NET:-10.81}
 RL_STATE=${FABPERF_RAILS_STATE:-/run/fabperf-rails}
-RL_SWITCH=$RL_PREFIX-sw
-RL_MAP=$RL_STATE/map
+
+# The namespaces, the probe of what this machine permits, the hosts files, exec and down are
+# netns-bridge.sh's, with this setup's names: its hosts are PREFIX-h<i>, its switch PREFIX-sw.
+# shellcheck source=tests/launchers/netns-bridge.sh
+FABPERF_BRIDGE_PREFIX=$RL_PREFIX FABPERF_BRIDGE_STATE=$RL_STATE FABPERF_BRIDGE_NET=$RL_NET.0 \
+    . "$(dirname "${BASH_SOURCE[0]}")/netns-bridge.sh"
+BR_DEV=fpr0 # the map names rail 0's NIC and address
 
 _rl_log() {
     echo "netns-rails: $*" >&2
-}
-
-_rl_hosts() {
-    [[ -r $RL_MAP ]] && awk '{ print $1 }' "$RL_MAP"
 }
 
 _rl_rails() {
     [[ -r $RL_STATE/rails ]] && cat "$RL_STATE/rails"
 }
 
-_rl_check_caps() {
-    local p
-    if [[ $(id -u) -ne 0 ]]; then
-        echo "SKIP: network namespaces need root"
-        return 77
-    fi
-    for p in ip tc unshare hostname awk; do
-        command -v "$p" >/dev/null 2>&1 || { echo "SKIP: $p not installed"; return 77; }
-    done
-    if ! ip netns add "$RL_PREFIX-probe$$" 2>/dev/null; then
-        echo "SKIP: 'ip netns add' not permitted here"
-        return 77
-    fi
-    if ! ip -n "$RL_PREFIX-probe$$" link add fpprobe type bridge 2>/dev/null; then
-        ip netns del "$RL_PREFIX-probe$$"
-        echo "SKIP: Linux bridges not available"
-        return 77
-    fi
-    ip netns del "$RL_PREFIX-probe$$"
-}
-
 netns_rails_down() {
-    local ns
-    for ns in $(ip netns list 2>/dev/null | awk '{ print $1 }'); do
-        if [[ $ns == "$RL_SWITCH" || $ns =~ ^$RL_PREFIX-h[0-9]+$ ]]; then
-            ip netns del "$ns" 2>/dev/null # also deletes its veth ends and qdiscs
-            if [[ -f $RL_STATE/etc-netns-$ns ]]; then
-                rm -f "/etc/netns/$ns/hosts" "$RL_STATE/etc-netns-$ns"
-                rmdir "/etc/netns/$ns" 2>/dev/null
-            fi
-        fi
-    done
-    rmdir /etc/netns 2>/dev/null
-    rm -f "$RL_MAP" "$RL_STATE/rails"
-    rmdir "$RL_STATE" 2>/dev/null
-    return 0
+    rm -f "$RL_STATE/rails"
+    netns_bridge_down
 }
 
 # _rl_nic I K ROUTED: host I's NIC on rail K, its address, and its routing table (100 + K): the
@@ -83,13 +51,13 @@ netns_rails_down() {
 # another rail's route in the main table)
 _rl_nic() {
     local i=$1 k=$2 routed=$3 h=$RL_PREFIX-h$1 addr=$RL_NET.$2.$1
-    ip link add "fpr$k" netns "$h" type veth peer name "fpp$k-$i" netns "$RL_SWITCH" &&
+    ip link add "fpr$k" netns "$h" type veth peer name "fpp$k-$i" netns "$BR_SWITCH" &&
         ip -n "$h" link set "fpr$k" addrgenmode none &&
         ip -n "$h" addr add "$addr/24" dev "fpr$k" &&
         ip -n "$h" link set "fpr$k" up &&
         ip netns exec "$h" sysctl -q -w "net.ipv4.conf.fpr$k.rp_filter=0" &&
-        ip -n "$RL_SWITCH" link set "fpp$k-$i" master "fprb$k" &&
-        ip -n "$RL_SWITCH" link set "fpp$k-$i" up &&
+        ip -n "$BR_SWITCH" link set "fpp$k-$i" master "fprb$k" &&
+        ip -n "$BR_SWITCH" link set "fpp$k-$i" up &&
         ip -n "$h" rule add from "$addr" lookup $((100 + k)) priority $((100 + k)) &&
         ip -n "$h" route add "$RL_NET.$k.0/24" dev "fpr$k" src "$addr" table $((100 + k)) || return 1
     if ((k < routed)); then
@@ -106,23 +74,22 @@ netns_rails_up() {
         _rl_log "up N R [ROUTED]: N 2..8, R 2..4, ROUTED 0 or 2..R"
         return 1
     fi
-    _rl_check_caps || return
+    _br_check_caps || return
     netns_rails_down
     mkdir -p "$RL_STATE"
-    if ! ip netns add "$RL_SWITCH" || ! ip netns exec "$RL_SWITCH" sysctl -q -w net.ipv4.ip_forward=1; then
+    if ! ip netns add "$BR_SWITCH" || ! ip netns exec "$BR_SWITCH" sysctl -q -w net.ipv4.ip_forward=1; then
         _rl_log "creating the switch namespace failed"
         netns_rails_down
         return 1
     fi
     for ((k = 0; k < rails; k++)); do
-        if ! ip -n "$RL_SWITCH" link add "fprb$k" type bridge || ! ip -n "$RL_SWITCH" link set "fprb$k" up ||
-            { ((k < routed)) && ! ip -n "$RL_SWITCH" addr add "$RL_NET.$k.254/24" dev "fprb$k"; }; then
+        if ! ip -n "$BR_SWITCH" link add "fprb$k" type bridge || ! ip -n "$BR_SWITCH" link set "fprb$k" up ||
+            { ((k < routed)) && ! ip -n "$BR_SWITCH" addr add "$RL_NET.$k.254/24" dev "fprb$k"; }; then
             _rl_log "creating rail $k failed"
             netns_rails_down
             return 1
         fi
     done
-    : >"$RL_MAP"
     for ((i = 1; i <= n; i++)); do
         h=$RL_PREFIX-h$i
         if ! ip netns add "$h" || ! ip -n "$h" link set lo up ||
@@ -138,21 +105,12 @@ netns_rails_up() {
                 return 1
             fi
         done
-        echo "$h $h $RL_NET.0.$i fpr0" >>"$RL_MAP"
     done
+    _br_hosts_files "$n"
     seq 0 $((rails - 1)) >"$RL_STATE/rails"
-    for ((i = 1; i <= n; i++)); do
-        h=$RL_PREFIX-h$i
-        mkdir -p "/etc/netns/$h"
-        touch "$RL_STATE/etc-netns-$h"
-        {
-            echo "127.0.0.1 localhost"
-            awk '{ print $3, $1 }' "$RL_MAP"
-        } >"/etc/netns/$h/hosts"
-    done
     # wait until every port of every rail forwards
     for ((i = 0; i < 50; i++)); do
-        if [[ $(ip -d -n "$RL_SWITCH" link show | grep -c 'state forwarding') -eq $((n * rails)) ]]; then
+        if [[ $(ip -d -n "$BR_SWITCH" link show | grep -c 'state forwarding') -eq $((n * rails)) ]]; then
             return 0
         fi
         sleep 0.1
@@ -163,18 +121,11 @@ netns_rails_up() {
 }
 
 netns_rails_hosts() {
-    _rl_hosts
+    _br_hosts
 }
 
 netns_rails_exec() {
-    local h=$1
-    shift
-    if ! _rl_hosts | grep -qxF -- "$h"; then
-        _rl_log "unknown host: $h"
-        return 1
-    fi
-    # shellcheck disable=SC2016 # expanded by the inner sh
-    ip netns exec "$h" unshare --uts sh -c 'hostname "$1" && shift && exec "$@"' sh "$h" "$@"
+    netns_bridge_exec "$@"
 }
 
 netns_rails_shape() {
@@ -183,17 +134,17 @@ netns_rails_shape() {
         _rl_log "shape: no rail $k"
         return 1
     fi
-    for h in $(_rl_hosts); do
+    for h in $(_br_hosts); do
         i=$((i + 1))
         tc -n "$h" qdisc replace dev "fpr$k" root tbf rate "$rate" burst 64kb latency 10ms &&
-            tc -n "$RL_SWITCH" qdisc replace dev "fpp$k-$i" root tbf rate "$rate" burst 64kb latency 10ms ||
+            tc -n "$BR_SWITCH" qdisc replace dev "fpp$k-$i" root tbf rate "$rate" burst 64kb latency 10ms ||
             return 1
     done
 }
 
 netns_rails_counters() {
     local h k stats
-    for h in $(_rl_hosts); do
+    for h in $(_br_hosts); do
         for k in $(_rl_rails); do
             stats=$(ip netns exec "$h" cat "/sys/class/net/fpr$k/statistics/rx_bytes" \
                 "/sys/class/net/fpr$k/statistics/tx_bytes") || return 1

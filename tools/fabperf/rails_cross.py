@@ -144,6 +144,12 @@ def build_cross_tables(program, info, plain, size, failures, required, warnings)
             warnings.append(f"{program}: no size measured by every cross-rail cell; give --size")
             return []
         size = min(every) if quantity.better == "lower" else max(every)
+    # what was measured: the cross launches' quantity, else (every one failed) the same-rail table's
+    keys = ("quantity", "title", "unit", "better")
+    if quantity is not None:
+        about = dict(zip(keys, (quantity.key, quantity.title, quantity.unit, quantity.better)))
+    else:
+        about = {k: plain[k] if plain else None for k in keys}
     tables = []
     for pair in pairs:
         nodes = next((r["nodes"] for r in runs if pair_name(r["nodes"]) == pair), None)
@@ -154,11 +160,7 @@ def build_cross_tables(program, info, plain, size, failures, required, warnings)
                    [f["rails"] for f in fails if f["pair"] == pair]
         rails = ordered([p for rl in labelled for p in (cross_rails(rl) or (rl,))]
                         + ([c["rail"] for c in plain["cells"] if c["pair"] == pair] if plain else []))
-        table = {"program": program, "kind": "cross", "metric": info["metric"], "size": size,
-                 "quantity": quantity.key if quantity else plain and plain["quantity"],
-                 "title": quantity.title if quantity else plain and plain["title"],
-                 "unit": quantity.unit if quantity else plain and plain["unit"],
-                 "better": quantity.better if quantity else plain and plain["better"],
+        table = {"program": program, "kind": "cross", "metric": info["metric"], "size": size, **about,
                  "pair": pair, "nodes": list(nodes), "rails": rails, "cells": [], "reach": {},
                  "fabric": "", "findings": [], "notes": [], "undecided": 0}
         status = {}
